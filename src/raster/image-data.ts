@@ -1,0 +1,48 @@
+import type { Bounds } from '../geo/bounds.ts';
+import type { Crs } from '../geo/crs.ts';
+import type { DType, TypedArray } from './dtype.ts';
+
+/** One RGBA colour, 0..255 each. */
+export type Rgba = [number, number, number, number];
+
+/**
+ * The one image model (rio-tiler's ImageData): every reader returns it, every renderer takes it.
+ * Band-sequential typed arrays of `width*height` samples, row-major, plus per-band validity masks.
+ */
+export interface ImageData {
+  width: number;
+  height: number;
+  dtype: DType;
+  /** One typed array per band. */
+  bands: TypedArray[];
+  /**
+   * One mask per band: 255 = valid, 0 = masked (nodata, outside footprint, mask band, alpha ≠ max…).
+   * Entries may be the same array object when the mask is per-dataset.
+   */
+  masks: Uint8Array[];
+  /** Alpha values of a source alpha band (kept as the output alpha: partial transparency survives). */
+  alpha?: Uint8Array;
+  /** Bounds of the image in `crs` (outer pixel edges). */
+  bounds: Bounds;
+  crs: Crs;
+  bandNames: string[];
+  bandDescriptions: string[];
+  nodata: number | null;
+  scales: number[];
+  offsets: number[];
+  /** Per-band [min, max] from dataset metadata (STATISTICS_MINIMUM/MAXIMUM or STAC), used by auto-rescale. */
+  datasetStatistics?: Array<[number, number]>;
+  /** Palette of the source (band 1 colour table), applied when the user gives no colormap. */
+  colormap?: Map<number, Rgba>;
+}
+
+/** Combined output mask: a pixel is valid (255) when any band is valid. */
+export function combinedMask(img: ImageData): Uint8Array {
+  const n = img.width * img.height;
+  if (img.masks.length === 0) return new Uint8Array(n).fill(255);
+  const first = img.masks[0];
+  if (img.masks.every((m) => m === first)) return first;
+  const out = new Uint8Array(n);
+  for (const m of img.masks) for (let i = 0; i < n; i++) out[i] |= m[i];
+  return out;
+}
