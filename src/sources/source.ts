@@ -11,7 +11,31 @@ export interface Source {
    * Read `length` bytes at `offset`. May return fewer bytes only when the read reaches the end of
    * the object; an offset at or beyond the end returns an empty array.
    * Throws RastileError (SourceNotFound, SourceForbidden, UpstreamError, UpstreamTimeout).
+   * Sources made by `createSourceOpener` return arrays that own their buffer (byteOffset 0,
+   * not shared with any cache), so callers may mutate them or pass `.buffer` on.
    */
   fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
   close?(): Promise<void>;
+  /** Counters for tests and benchmarks (optional; the opener's sources always have them). */
+  readonly stats?: SourceStats;
+}
+
+/** Simple per-source counters. All wrappers of one opened source share one object. */
+export interface SourceStats {
+  /** `fetch` calls made on the opened source. */
+  reads: number;
+  /** Reads answered from the byte cache, or by joining an identical read already in flight (no new upstream work). */
+  cacheHits: number;
+  /** Upstream requests sent: HTTP requests (every redirect hop and retry) or file reads. */
+  requests: number;
+  /** Bytes received from upstream (response bodies, or bytes read from the file). */
+  bytesFetched: number;
+  /** Attempts repeated after a transient failure. */
+  retries: number;
+  /** Reads that were merged with at least one other read into a single upstream request. */
+  coalescedReads: number;
+}
+
+export function createSourceStats(): SourceStats {
+  return { reads: 0, cacheHits: 0, requests: 0, bytesFetched: 0, retries: 0, coalescedReads: 0 };
 }

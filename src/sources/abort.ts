@@ -1,0 +1,84 @@
+import { Errors } from '../errors.ts';
+
+/**
+ * The error to throw when a caller's AbortSignal fired: the signal's own reason, except that a
+ * TimeoutError (AbortSignal.timeout) becomes UpstreamTimeout so HTTP maps it like our deadline.
+ */
+export function abortError(signal: AbortSignal, what: string): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError') return Errors.upstreamTimeout(`Reading ${what} timed out`);
+  return reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+/** Rejects as soon as `signal` aborts; otherwise settles like `promise`. Removes its listener when done. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal, what));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal, what));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * One piece of upstream work shared by several waiters (in-flight de-duplication, coalesced
+ * reads, concurrent opens). Each waiter may bring its own AbortSignal: a waiter that aborts gets
+ * its rejection at once, and the shared work is aborted only when every waiter has gone.
+ */
+export class SharedWork<T> {
+  readonly promise: Promise<T>;
+  private readonly controller = new AbortController();
+  private waiters = 0;
+  private pinned = false;
+
+  constructor(run: (signal: AbortSignal) => Promise<T>) {
+    this.promise = run(this.controller.signal);
+    this.promise.catch(() => {}); // a rejection is delivered to the waiters, never unhandled here
+  }
+
+  /** False once every waiter has aborted: start new work instead of joining this one. */
+  get alive(): boolean {
+    return !this.controller.signal.aborted;
+  }
+
+  join(signal: AbortSignal | undefined, what: string): Promise<T> {
+    if (signal === undefined) {
+      this.pinned = true; // a waiter that cannot abort keeps the work alive
+      return this.promise;
+    }
+    if (signal.aborted) return Promise.reject(abortError(signal, what));
+    this.waiters++;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.leave();
+        reject(abortError(signal, what));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.promise.then(
+        (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  private leave(): void {
+    this.waiters--;
+    if (this.waiters === 0 && !this.pinned) this.controller.abort(new DOMException('All readers went away', 'AbortError'));
+  }
+}

@@ -1,0 +1,93 @@
+import { abortError, SharedWork } from './abort.ts';
+import type { Source, SourceStats } from './source.ts';
+
+interface PendingRead {
+  offset: number;
+  length: number;
+  signal: AbortSignal | undefined;
+  resolve: (bytes: Uint8Array) => void;
+  reject: (err: unknown) => void;
+}
+
+export interface CoalesceOptions {
+  /** Reads at most this far apart are merged. */
+  maxGapBytes: number;
+  /** A merged request never spans more than this (a single larger read goes alone). */
+  maxMergedBytes: number;
+}
+
+/**
+ * Collects the reads issued during one turn of the event loop (until setImmediate fires, so
+ * reads started from different promise chains of the same tick count too), sorts them and merges
+ * neighbours that are adjacent, overlapping or at most `maxGapBytes` apart into one inner read,
+ * e.g. the tiles of one COG window. Each caller gets its own slice of the merged bytes.
+ */
+export class CoalescingSource implements Source {
+  private queue: PendingRead[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly inner: Source,
+    private readonly options: CoalesceOptions,
+    readonly stats: SourceStats,
+  ) {}
+
+  get url(): string {
+    return this.inner.url;
+  }
+
+  get size(): number | undefined {
+    return this.inner.size;
+  }
+
+  fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    if (signal?.aborted) return Promise.reject(abortError(signal, this.url));
+    return new Promise<Uint8Array>((resolve, reject) => {
+      this.queue.push({ offset, length, signal, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const reads = this.queue;
+    this.queue = [];
+    reads.sort((a, b) => a.offset - b.offset);
+    const { maxGapBytes, maxMergedBytes } = this.options;
+    let group: PendingRead[] = [];
+    let groupStart = 0;
+    let groupEnd = 0;
+    for (const read of reads) {
+      const end = read.offset + read.length;
+      if (group.length > 0 && read.offset <= groupEnd + maxGapBytes && Math.max(groupEnd, end) - groupStart <= maxMergedBytes) {
+        group.push(read);
+        groupEnd = Math.max(groupEnd, end);
+        continue;
+      }
+      if (group.length > 0) this.run(group, groupStart, groupEnd);
+      group = [read];
+      groupStart = read.offset;
+      groupEnd = end;
+    }
+    if (group.length > 0) this.run(group, groupStart, groupEnd);
+  }
+
+  private run(group: PendingRead[], start: number, end: number): void {
+    if (group.length === 1) {
+      const read = group[0]!;
+      this.inner.fetch(read.offset, read.length, read.signal).then(read.resolve, read.reject);
+      return;
+    }
+    this.stats.coalescedReads += group.length;
+    const work = new SharedWork((s) => this.inner.fetch(start, end - start, s));
+    for (const read of group) {
+      work.join(read.signal, this.url).then((bytes) => {
+        const from = Math.min(read.offset - start, bytes.length);
+        read.resolve(bytes.slice(from, Math.min(bytes.length, from + read.length)));
+      }, read.reject);
+    }
+  }
+}

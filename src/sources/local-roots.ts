@@ -1,0 +1,43 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { Errors } from '../errors.ts';
+
+const isInside = (child: string, root: string): boolean =>
+  child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/**
+ * The directories local datasets may come from. A path is checked twice: lexically (so nothing
+ * outside the roots is even looked at, and "does not exist" never leaks for outside paths) and
+ * after realpath (so symlinks and `..` cannot lead out).
+ */
+export class LocalRoots {
+  private real: Promise<string[]> | undefined;
+
+  constructor(private readonly roots: readonly string[]) {}
+
+  private realRoots(): Promise<string[]> {
+    this.real ??= Promise.all(this.roots.map((r) => realpath(r).catch(() => r)));
+    return this.real;
+  }
+
+  /** The real path of `absPath`, or SourceForbidden / SourceNotFound. `shown` is what messages say. */
+  async resolve(absPath: string, shown: string): Promise<string> {
+    const forbidden = () => Errors.sourceForbidden(`Local path is outside the allowed directories: ${shown}`);
+    if (this.roots.length === 0) throw Errors.sourceForbidden(`Local files are not enabled on this server: ${shown}`);
+    const real = await this.realRoots();
+    const lexicalOk = this.roots.some((r) => isInside(absPath, r)) || real.some((r) => isInside(absPath, r));
+    if (!lexicalOk) throw forbidden();
+    let resolved: string;
+    try {
+      resolved = await realpath(absPath);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw Errors.sourceNotFound(`File not found: ${shown}`, err);
+      if (code === 'EACCES' || code === 'EPERM') throw Errors.sourceForbidden(`Permission denied: ${shown}`);
+      if (code === 'ELOOP') throw Errors.sourceNotFound(`File not found (symlink loop): ${shown}`, err);
+      throw Errors.upstream(`Cannot read ${shown}`, err);
+    }
+    if (!real.some((r) => isInside(resolved, r))) throw forbidden();
+    return resolved;
+  }
+}

@@ -1,0 +1,140 @@
+import { isRastileError } from '../errors.ts';
+import { LruCache } from '../util/lru-cache.ts';
+import { SharedWork } from './abort.ts';
+import { ByteCache } from './byte-cache.ts';
+import { CachingSource } from './caching-source.ts';
+import { CoalescingSource } from './coalescing-source.ts';
+import { FileHandlePool } from './file-handle-pool.ts';
+import { FileSource } from './file-source.ts';
+import { safeUrl } from './http-request.ts';
+import { HttpTransport } from './http-source.ts';
+import { LocalRoots } from './local-roots.ts';
+import { locationKey, parseLocation, type ParsedLocation } from './location.ts';
+import { assertUrlAllowed, defaultResolveHost, type NetworkPolicy } from './network-policy.ts';
+import { resolveSourceOptions, type SourceOptions } from './options.ts';
+import { RemoteRangeSource, type RangeTransport } from './remote-range-source.ts';
+import { RetryingSource } from './retry.ts';
+import { S3Transport } from './s3-source.ts';
+import { createSourceStats, type Source, type SourceStats } from './source.ts';
+
+export interface SourceOpenerStats {
+  /** Opened sources kept for reuse. */
+  sources: number;
+  cache: { entries: number; bytes: number; maxBytes: number };
+  /** Local file handles currently open (in use or idle). */
+  openFiles: number;
+}
+
+export interface SourceOpener {
+  /** Validates the location (policy) and returns a cached, deduplicated Source. Throws RastileError. */
+  open(location: string, signal?: AbortSignal): Promise<Source>;
+  /** Like open but resolves null instead of throwing SourceNotFound (used to probe `<file>.ovr`/.msk sidecars). */
+  openIfExists(location: string, signal?: AbortSignal): Promise<Source | null>;
+}
+
+/** What createSourceOpener returns: a SourceOpener plus counters and shutdown. */
+export interface ManagedSourceOpener extends SourceOpener {
+  readonly stats: SourceOpenerStats;
+  /** Forgets cached sources and bytes and closes pooled file handles. */
+  close(): Promise<void>;
+}
+
+/**
+ * Turns dataset locations into Sources.
+ *
+ * - Local paths and file:// URLs: only under `localRoots` (after realpath); no byte cache (the
+ *   OS page cache does that job), handles from a bounded pool.
+ * - http(s):// (network policy checked on open and on every redirect hop) and s3://bucket/key
+ *   (SigV4): CachingSource → CoalescingSource → RetryingSource → RemoteRangeSource. Opening reads
+ *   the first `headerBytes` (64 KiB) into the cache, which both proves the object exists and
+ *   answers the TIFF reader's header reads.
+ *
+ * Concurrent opens of one location share one attempt; failures are not cached.
+ */
+export function createSourceOpener(options: SourceOptions): ManagedSourceOpener {
+  const o = resolveSourceOptions(options);
+  const cache = new ByteCache(o.cacheBytes);
+  const sources = new LruCache<string, Source>(o.maxSources, () => 1);
+  const opening = new Map<string, SharedWork<Source>>();
+  const pool = new FileHandlePool(o.maxOpenFiles);
+  const roots = new LocalRoots(o.localRoots);
+  const regionCache = new Map<string, string>();
+  const policy: NetworkPolicy = {
+    allowPrivateHosts: o.allowPrivateHosts,
+    allowedHosts: o.allowedHosts,
+    resolveHost: o.resolveHost ?? defaultResolveHost,
+  };
+
+  function remote(transport: RangeTransport, label: string, stats: SourceStats): Source {
+    const base = new RemoteRangeSource(
+      transport,
+      { maxWholeBodyBytes: o.maxWholeBodyBytes, onWholeBody: (bytes) => cache.put(transport.url, 0, bytes) },
+      stats,
+    );
+    const retrying = new RetryingSource(base, { retries: o.retries, baseDelayMs: o.retryBaseDelayMs, timeoutMs: o.requestTimeoutMs, label }, stats);
+    const coalescing = new CoalescingSource(retrying, { maxGapBytes: o.coalesceGapBytes, maxMergedBytes: o.coalesceMaxBytes }, stats);
+    return new CachingSource(coalescing, cache, stats);
+  }
+
+  async function create(loc: ParsedLocation, shown: string, signal: AbortSignal): Promise<Source> {
+    const stats = createSourceStats();
+    if (loc.kind === 'file') return FileSource.open(loc.path, shown, roots, pool, stats);
+    let source: Source;
+    if (loc.kind === 'http') {
+      await assertUrlAllowed(loc.url, policy);
+      const transport = new HttpTransport(
+        loc.url,
+        { policy, maxRedirects: o.maxRedirects, userAgent: o.userAgent, ...(o.authHeaders !== undefined ? { authHeaders: o.authHeaders } : {}) },
+        stats,
+      );
+      source = remote(transport, loc.url.host, stats);
+    } else {
+      const transport = new S3Transport(loc.bucket, loc.key, { s3: o.s3, userAgent: o.userAgent, regionCache }, stats);
+      source = remote(transport, `s3://${loc.bucket}`, stats);
+    }
+    if (o.headerBytes > 0) await source.fetch(0, o.headerBytes, signal);
+    return source;
+  }
+
+  async function open(location: string, signal?: AbortSignal): Promise<Source> {
+    const loc = parseLocation(location);
+    const key = locationKey(loc);
+    const hit = sources.get(key);
+    if (hit !== undefined) return hit;
+    let work = opening.get(key);
+    if (work === undefined || !work.alive) {
+      const created = new SharedWork((s) => create(loc, location, s));
+      work = created;
+      opening.set(key, created);
+      created.promise
+        .then(
+          (source) => sources.set(key, source),
+          () => {},
+        )
+        .finally(() => {
+          if (opening.get(key) === created) opening.delete(key);
+        });
+    }
+    return work.join(signal, loc.kind === 'http' ? safeUrl(loc.url) : key);
+  }
+
+  return {
+    open,
+    async openIfExists(location, signal) {
+      try {
+        return await open(location, signal);
+      } catch (err) {
+        if (isRastileError(err, 'SourceNotFound')) return null;
+        throw err;
+      }
+    },
+    get stats() {
+      return { sources: sources.size, cache: cache.stats, openFiles: pool.openCount };
+    },
+    async close() {
+      sources.clear();
+      cache.clear();
+      await pool.closeAll();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import { Errors, isRastileError, type RastileError } from '../errors.ts';
+import { discard, networkError, safeHost } from './http-request.ts';
+import { markRetryable } from './retry.ts';
+import type { Source, SourceStats } from './source.ts';
+
+/** How one kind of remote store sends a (range) GET: plain HTTP or signed S3. */
+export interface RangeTransport {
+  /** The Source's url (cache key). */
+  readonly url: string;
+  /** Safe name for messages: no query string, no credentials. */
+  readonly display: string;
+  /** Sends a GET (with `Range: <range>` when given) and returns the final response and its URL. */
+  send(range: string | undefined, signal: AbortSignal | undefined): Promise<{ response: Response; url: URL }>;
+  /** Reads an error response's body for a short code (S3's `<Code>`). Must consume or cancel the body. */
+  errorCode?(response: Response): Promise<string | undefined>;
+}
+
+export interface RemoteRangeOptions {
+  maxWholeBodyBytes: number;
+  /** Called with the whole object when a server ignored Range, so the byte cache can keep it. */
+  onWholeBody?: (bytes: Uint8Array) => void;
+}
+
+const EMPTY = new Uint8Array(0);
+
+interface ContentRange {
+  start: number;
+  end: number; // inclusive
+  total: number | undefined;
+}
+
+/** Parses `bytes a-b/total`, `bytes a-b/*` or `bytes *\/total`. */
+export function parseContentRange(header: string | null): ContentRange | { unsatisfied: true; total: number | undefined } | undefined {
+  if (header === null) return undefined;
+  const m = /^\s*bytes\s+(?:(\d+)-(\d+)|\*)\s*\/\s*(\d+|\*)\s*$/i.exec(header);
+  if (!m) return undefined;
+  const total = m[3] === '*' ? undefined : Number(m[3]);
+  if (m[1] === undefined) return { unsatisfied: true, total };
+  return { start: Number(m[1]), end: Number(m[2]), total };
+}
+
+/**
+ * A Source over HTTP Range requests: learns the size from Content-Range, treats 416 as end of
+ * file, and copes with servers that ignore Range (keeps the whole body, up to a cap). Status
+ * codes map to typed errors; transient ones are marked retryable for RetryingSource above it.
+ */
+export class RemoteRangeSource implements Source {
+  size: number | undefined;
+
+  constructor(
+    private readonly transport: RangeTransport,
+    private readonly options: RemoteRangeOptions,
+    readonly stats: SourceStats,
+  ) {}
+
+  get url(): string {
+    return this.transport.url;
+  }
+
+  async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+      throw Errors.badRequest(`Invalid byte range offset=${offset} length=${length}`);
+    }
+    if (length === 0 || (this.size !== undefined && offset >= this.size)) return EMPTY;
+    let last = offset + length - 1;
+    if (this.size !== undefined) last = Math.min(last, this.size - 1);
+
+    const { response, url } = await this.transport.send(`bytes=${offset}-${last}`, signal);
+    const status = response.status;
+
+    if (status === 206) {
+      const cr = parseContentRange(response.headers.get('content-range'));
+      const body = await this.readBody(response, url, signal);
+      if (cr === undefined || 'unsatisfied' in cr) {
+        throw Errors.upstream(`${safeHost(url)} answered 206 without a valid Content-Range for ${this.transport.display}`);
+      }
+      if (cr.total !== undefined) this.size = cr.total;
+      if (body.length !== cr.end - cr.start + 1) {
+        throw markRetryable(Errors.upstream(`Truncated response from ${safeHost(url)} for ${this.transport.display}`));
+      }
+      if (cr.start === offset && body.length <= length) return body;
+      // A server may answer with a wider range than asked (aligned blocks): cut ours out of it.
+      if (cr.start > offset || cr.end < Math.min(last, cr.start + body.length - 1)) {
+        throw Errors.upstream(`${safeHost(url)} answered a different byte range than requested for ${this.transport.display}`);
+      }
+      return body.slice(offset - cr.start, offset - cr.start + Math.min(length, cr.end - offset + 1));
+    }
+
+    if (status === 200) {
+      const body = await this.readWholeBody(response, url, signal);
+      this.size = body.length;
+      this.options.onWholeBody?.(body);
+      if (offset >= body.length) return EMPTY;
+      return body.slice(offset, Math.min(body.length, offset + length));
+    }
+
+    if (status === 416) {
+      const cr = parseContentRange(response.headers.get('content-range'));
+      await discard(response);
+      if (cr !== undefined && cr.total !== undefined) this.size = cr.total;
+      return EMPTY;
+    }
+
+    throw await this.statusError(response, url);
+  }
+
+  private async statusError(response: Response, url: URL): Promise<RastileError> {
+    const status = response.status;
+    let code: string | undefined;
+    if (this.transport.errorCode !== undefined) {
+      try {
+        code = await this.transport.errorCode(response);
+      } catch {
+        code = undefined;
+      }
+    } else {
+      await discard(response);
+    }
+    const what = this.transport.display;
+    const detail = code !== undefined ? `HTTP ${status}, ${code}` : `HTTP ${status}`;
+    if (status === 404 || status === 410) return Errors.sourceNotFound(`Dataset not found: ${what} (${detail})`);
+    if (status === 401 || status === 403) return Errors.sourceForbidden(`Access to ${what} is forbidden (${detail})`);
+    const text = response.statusText !== '' ? ` ${response.statusText}` : '';
+    const err = Errors.upstream(`Upstream server ${safeHost(url)} answered HTTP ${status}${text}${code !== undefined ? ` (${code})` : ''} for ${what}`);
+    return status === 429 || status >= 500 ? markRetryable(err) : err;
+  }
+
+  private async readBody(response: Response, url: URL, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (err) {
+      throw networkError(err, url, signal ?? new AbortController().signal);
+    }
+    this.stats.bytesFetched += bytes.length;
+    return bytes;
+  }
+
+  /** Streams a 200 body, refusing objects over maxWholeBodyBytes before or while reading. */
+  private async readWholeBody(response: Response, url: URL, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const cap = this.options.maxWholeBodyBytes;
+    const tooBig = () =>
+      Errors.upstream(
+        `${safeHost(url)} does not support HTTP Range requests and ${this.transport.display} is larger than the ${cap}-byte limit for whole downloads`,
+      );
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > cap) {
+      await discard(response);
+      throw tooBig();
+    }
+    if (response.body === null) return EMPTY;
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.length;
+        this.stats.bytesFetched += value.length;
+        if (total > cap) {
+          await reader.cancel().catch(() => {});
+          throw tooBig();
+        }
+        chunks.push(value);
+      }
+    } catch (err) {
+      if (isRastileError(err)) throw err;
+      throw networkError(err, url, signal ?? new AbortController().signal);
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { ByteCache } from '../../src/sources/byte-cache.ts';
+import { CoalescingSource } from '../../src/sources/coalescing-source.ts';
+import { createSourceOpener } from '../../src/sources/open-source.ts';
+import { sourceOptionsFromEnv, type SourceOptions } from '../../src/sources/options.ts';
+import { createSourceStats, type Source } from '../../src/sources/source.ts';
+import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
+import { makeTempTree, patternBytes, type TempTree } from './fixture-files.ts';
+
+const data = patternBytes(2_000_000, 5);
+let tree: TempTree;
+let server: RangeServer;
+let slow: RangeServer;
+
+before(async () => {
+  tree = await makeTempTree({ 'cog.tif': data });
+  server = await startRangeServer({ root: tree.dir });
+  slow = await startRangeServer({ root: tree.dir, delayMs: 150 });
+});
+after(async () => {
+  await server.close();
+  await slow.close();
+  await tree.cleanup();
+});
+
+const options = (extra: Partial<SourceOptions> = {}): SourceOptions => ({
+  ...sourceOptionsFromEnv({}),
+  allowPrivateHosts: true,
+  retryBaseDelayMs: 1,
+  headerBytes: 0,
+  ...extra,
+});
+
+function rangesSince(s: RangeServer, from: number): string[] {
+  return s.requests.slice(from).map((r) => r.range ?? '');
+}
+
+describe('coalescing', () => {
+  it('merges concurrent adjacent and close reads into one request', async () => {
+    const src = await createSourceOpener(options()).open(`${server.url}/cog.tif`);
+    const start = server.requests.length;
+    // Eight 10 000-byte tiles with 1000-byte gaps, issued in scrambled order.
+    const offsets = [7, 2, 0, 5, 1, 6, 3, 4].map((i) => 100_000 + i * 11_000);
+    const parts = await Promise.all(offsets.map((o) => src.fetch(o, 10_000)));
+    offsets.forEach((o, i) => assert.deepEqual(parts[i], data.subarray(o, o + 10_000)));
+    assert.deepEqual(rangesSince(server, start), [`bytes=100000-${100_000 + 7 * 11_000 + 9_999}`]);
+    assert.equal(src.stats?.coalescedReads, 8);
+  });
+
+  it('merges reads issued from different promise chains of the same tick', async () => {
+    const src = await createSourceOpener(options()).open(`${server.url}/cog.tif`);
+    const start = server.requests.length;
+    const later = async (o: number) => {
+      await Promise.resolve();
+      await Promise.resolve();
+      return src.fetch(o, 1000);
+    };
+    const [a, b] = await Promise.all([src.fetch(0, 1000), later(1000)]);
+    assert.deepEqual(a, data.subarray(0, 1000));
+    assert.deepEqual(b, data.subarray(1000, 2000));
+    assert.equal(server.requests.length - start, 1);
+  });
+
+  it('keeps reads apart when the gap or the merged size is too large', async () => {
+    const src = await createSourceOpener(options({ coalesceMaxBytes: 100_000 })).open(`${server.url}/cog.tif`);
+    const start = server.requests.length;
+    await Promise.all([
+      src.fetch(0, 1000),
+      src.fetch(1000 + 32_768, 1000), // gap exactly 32 KiB: merged
+      src.fetch(200_000, 1000), // far away
+      src.fetch(300_000, 60_000),
+      src.fetch(360_000, 60_000), // adjacent, but 120 000 bytes merged > 100 000
+    ]);
+    assert.deepEqual(rangesSince(server, start).sort(), ['bytes=0-34767', 'bytes=200000-200999', 'bytes=300000-359999', 'bytes=360000-419999']);
+  });
+
+  it('one aborted reader does not cancel a merged request for the others', async () => {
+    const inner: Source & { calls: number } = {
+      url: 'mem://x',
+      calls: 0,
+      async fetch(offset, length, signal) {
+        this.calls++;
+        await sleep(30, undefined, { signal });
+        return data.slice(offset, offset + length);
+      },
+    };
+    const co = new CoalescingSource(inner, { maxGapBytes: 32_768, maxMergedBytes: 1 << 22 }, createSourceStats());
+    const controller = new AbortController();
+    const a = co.fetch(0, 100, controller.signal);
+    const b = co.fetch(100, 100);
+    setTimeout(() => controller.abort(), 5);
+    await assert.rejects(a, { name: 'AbortError' });
+    assert.deepEqual(await b, data.subarray(100, 200));
+    assert.equal(inner.calls, 1);
+  });
+});
+
+describe('byte cache', () => {
+  it('serves repeated reads without new requests and hands out private copies', async () => {
+    const src = await createSourceOpener(options()).open(`${server.url}/cog.tif`);
+    const start = server.requests.length;
+    const first = await src.fetch(500_000, 20_000);
+    first.fill(0); // must not corrupt the cache
+    const again = await src.fetch(500_000, 20_000);
+    const inside = await src.fetch(505_000, 1_000);
+    assert.deepEqual(again, data.subarray(500_000, 520_000));
+    assert.deepEqual(inside, data.subarray(505_000, 506_000));
+    assert.equal(again.byteOffset, 0);
+    assert.equal(again.buffer.byteLength, 20_000);
+    assert.equal(server.requests.length - start, 1);
+    assert.equal(src.stats?.cacheHits, 2);
+  });
+
+  it('de-duplicates a read already in flight, and survives one waiter aborting', async () => {
+    const src = await createSourceOpener(options()).open(`${slow.url}/cog.tif`);
+    const start = slow.requests.length;
+    const controller = new AbortController();
+    const a = src.fetch(700_000, 5_000, controller.signal);
+    await sleep(30); // the first request is on the wire now
+    const b = src.fetch(700_000, 5_000);
+    controller.abort();
+    await assert.rejects(a, { name: 'AbortError' });
+    assert.deepEqual(await b, data.subarray(700_000, 705_000));
+    assert.equal(slow.requests.length - start, 1);
+  });
+
+  it('is bounded in bytes across sources', async () => {
+    const opener = createSourceOpener(options({ cacheBytes: 100_000 }));
+    const src = await opener.open(`${server.url}/cog.tif`);
+    for (let i = 0; i < 10; i++) await src.fetch(i * 40_000, 30_000);
+    assert.ok(opener.stats.cache.bytes <= 100_000, `${opener.stats.cache.bytes}`);
+    assert.equal(opener.stats.cache.entries, 3);
+    const start = server.requests.length;
+    assert.deepEqual(await src.fetch(9 * 40_000, 30_000), data.subarray(360_000, 390_000)); // recent: cached
+    assert.deepEqual(await src.fetch(0, 30_000), data.subarray(0, 30_000)); // evicted: fetched again
+    assert.equal(server.requests.length - start, 1);
+  });
+
+  it('ByteCache finds covering ranges and forgets evicted ones', () => {
+    const cache = new ByteCache(300);
+    cache.put('u', 0, patternBytes(100, 1));
+    cache.put('u', 1000, patternBytes(100, 2));
+    cache.put('v', 0, patternBytes(100, 3));
+    assert.deepEqual(cache.lookup('u', 10, 20), patternBytes(100, 1).subarray(10, 20));
+    assert.deepEqual(cache.lookup('u', 1050, 1100), patternBytes(100, 2).subarray(50));
+    assert.equal(cache.lookup('u', 90, 110), undefined);
+    assert.equal(cache.lookup('w', 0, 1), undefined);
+    cache.put('v', 500, patternBytes(100, 4)); // evicts the least recently used: v@0 (u's were looked up since)
+    assert.equal(cache.lookup('v', 0, 1), undefined);
+    assert.deepEqual(cache.lookup('v', 500, 502), patternBytes(100, 4).subarray(0, 2));
+    assert.deepEqual(cache.lookup('u', 1000, 1001), patternBytes(100, 2).subarray(0, 1));
+    assert.equal(cache.stats.entries, 3);
+    cache.forget('u');
+    assert.equal(cache.lookup('u', 0, 1), undefined);
+    assert.equal(cache.stats.bytes, 100); // only v@500 is left
+  });
+});
