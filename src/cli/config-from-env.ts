@@ -1,0 +1,56 @@
+/** Builds the Config from environment variables, overridden by CLI flags. Defaults live here only. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.ts';
+import { sourceOptionsFromEnv } from '../sources/options.ts';
+
+export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../demo');
+
+const MiB = 1024 * 1024;
+
+export interface CliFlags {
+  host?: string;
+  port?: string;
+  localRoots?: string;
+  allowPrivateHosts?: boolean;
+  cmrUrl?: string;
+}
+
+function int(v: string | undefined, fallback: number, name: string): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${v}'`);
+  return n;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd = process.cwd()): Config {
+  const sources = sourceOptionsFromEnv(env, {
+    localRoots: [path.resolve(cwd), DEMO_DIR],
+    cacheBytes: 64 * MiB,
+    maxWholeBodyBytes: 256 * MiB,
+  });
+  if (flags.localRoots !== undefined) {
+    sources.localRoots = flags.localRoots.split(':').filter((r) => r.trim() !== '').map((r) => path.resolve(cwd, r.trim()));
+  }
+  if (flags.allowPrivateHosts !== undefined) sources.allowPrivateHosts = flags.allowPrivateHosts;
+  sources.localRoots = [...new Set(sources.localRoots)];
+  return {
+    host: flags.host ?? env['HOST'] ?? '127.0.0.1',
+    port: int(flags.port ?? env['PORT'], 8000, 'PORT'),
+    sources,
+    cmrUrl: (flags.cmrUrl ?? env['RASTILE_CMR_URL'] ?? 'https://cmr.earthdata.nasa.gov').replace(/\/+$/, ''),
+    cacheControl: env['RASTILE_CACHE_CONTROL'] ?? 'public, max-age=3600',
+    corsOrigins: env['RASTILE_CORS_ORIGINS'] ?? '*',
+    cache: {
+      decodedBytes: int(env['RASTILE_BLOCK_CACHE_MB'], 64, 'RASTILE_BLOCK_CACHE_MB') * MiB,
+      datasets: int(env['RASTILE_DATASET_CACHE'], 256, 'RASTILE_DATASET_CACHE'),
+    },
+    limits: {
+      maxImageSide: int(env['RASTILE_MAX_IMAGE_SIDE'], 10000, 'RASTILE_MAX_IMAGE_SIDE'),
+      maxReadPixels: int(env['RASTILE_MAX_READ_PIXELS'], 100_000_000, 'RASTILE_MAX_READ_PIXELS'),
+      maxBlockBytes: int(env['RASTILE_MAX_BLOCK_MB'], 64, 'RASTILE_MAX_BLOCK_MB') * MiB,
+      maxBodyBytes: int(env['RASTILE_MAX_BODY_MB'], 8, 'RASTILE_MAX_BODY_MB') * MiB,
+    },
+    demoDir: DEMO_DIR,
+  };
+}

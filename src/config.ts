@@ -1,0 +1,36 @@
+/**
+ * The one typed configuration object. Built from environment variables and CLI flags in
+ * src/cli/config-from-env.ts; every default is documented in the README.
+ */
+import type { SourceOptions } from './sources/options.ts';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Byte sources: local roots, network policy, timeouts, retries, S3 credentials, byte cache. */
+  sources: SourceOptions;
+  /** NASA CMR base URL (granule-search service). */
+  cmrUrl: string;
+  /** Cache-Control sent on successful and 4xx GET responses (TiTiler's CACHECONTROL). */
+  cacheControl: string;
+  /** Access-Control-Allow-Origin value ('' disables CORS headers). */
+  corsOrigins: string;
+  cache: {
+    /** Decoded raster blocks. */
+    decodedBytes: number;
+    /** Number of opened datasets (headers) kept. */
+    datasets: number;
+  };
+  limits: {
+    /** Largest width or height accepted for an output image (`width`, `height`, `tilesize`, `max_size`). */
+    maxImageSide: number;
+    /** Largest number of pixels (per band) one read may produce. */
+    maxReadPixels: number;
+    /** Largest decoded block of a raster file. */
+    maxBlockBytes: number;
+    /** Largest POST body. */
+    maxBodyBytes: number;
+  };
+  /** Directory holding the built-in demo dataset. */
+  demoDir: string;
+}

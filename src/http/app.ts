@@ -1,0 +1,62 @@
+/** Builds the Fastify application: hooks, error table, routers. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { installErrorHandlers } from './error-handler.ts';
+import { registerAppRoutes } from './factories/app-routes.ts';
+import { registerCogDatasetRoutes } from './factories/cog-dataset-routes.ts';
+import { registerTmsRoutes } from './factories/tms-routes.ts';
+import { RouteRegistry } from './route.ts';
+import { createServices, type Services } from './services.ts';
+
+export interface AppOptions {
+  logger?: boolean;
+  services?: Services;
+}
+
+export function buildApp(config: Config, options: AppOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ? { level: process.env['LOG_LEVEL'] ?? 'info' } : false,
+    bodyLimit: config.limits.maxBodyBytes,
+    // Query strings: keep repeated keys as arrays (`bidx=1&bidx=2`).
+    routerOptions: { maxParamLength: 2048 },
+  });
+  const services = options.services ?? createServices(config);
+  const registry = new RouteRegistry();
+
+  installErrorHandlers(app);
+  installResponseHeaders(app, config);
+
+  registerAppRoutes(app, registry);
+  registerTmsRoutes(app, registry);
+  registerCogDatasetRoutes(app, registry, services, '/cog');
+  return app;
+}
+
+/** TiTiler's CacheControl and CORS middlewares. */
+function installResponseHeaders(app: FastifyInstance, config: Config): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (config.corsOrigins) reply.header('access-control-allow-origin', config.corsOrigins);
+    const method = request.method;
+    if (
+      config.cacheControl &&
+      (method === 'GET' || method === 'HEAD') &&
+      reply.statusCode < 500 &&
+      !reply.hasHeader('cache-control') &&
+      !request.url.startsWith('/healthz')
+    ) {
+      reply.header('cache-control', config.cacheControl);
+    }
+    return payload;
+  });
+  if (config.corsOrigins) {
+    app.options('*', async (_request, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-origin', config.corsOrigins)
+        .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+        .header('access-control-allow-headers', '*')
+        .header('access-control-max-age', '600')
+        .send(),
+    );
+  }
+}

@@ -1,0 +1,118 @@
+/** Application-level endpoints: landing page, conformance, health, OpenAPI document and docs page. */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { buildOpenApi } from '../openapi.ts';
+import { escapeHtml, page } from '../pages/html.ts';
+import { fParam, wantsHtml } from '../params/format.ts';
+import { registerRoute, type RouteRegistry } from '../route.ts';
+import { RASTILE_VERSION } from '../../version.ts';
+
+const require = createRequire(import.meta.url);
+
+const CONFORMANCE = [
+  'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/html',
+  'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/json',
+  'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/landing-page',
+  'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/oas30',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/jpeg',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/png',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tiff',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tileset',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tilesets-list',
+];
+
+export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry): void {
+  const tags = ['OGC Common'];
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: '/',
+    operationId: 'landing',
+    summary: 'Landing page.',
+    tags,
+    params: { ...fParam },
+    responses: { 200: { description: 'Landing page.', content: { 'application/json': {}, 'text/html': {} } } },
+    handler: async ({ params, request, baseUrl }) => {
+      const data = {
+        title: 'rastile',
+        description: 'A dynamic raster tile server for Cloud-Optimized GeoTIFFs, STAC items and NASA granules (TiTiler-compatible, Node.js).',
+        links: [
+          { title: 'Landing page', href: `${baseUrl}/`, type: 'text/html', rel: 'self' },
+          { title: 'The API definition (JSON)', href: `${baseUrl}/api`, type: 'application/vnd.oai.openapi+json;version=3.1', rel: 'service-desc' },
+          { title: 'The API documentation', href: `${baseUrl}/api.html`, type: 'text/html', rel: 'service-doc' },
+          { title: 'Conformance Declaration', href: `${baseUrl}/conformance`, type: 'text/html', rel: 'http://www.opengis.net/def/rel/ogc/1.0/conformance' },
+          { title: 'List of Available TileMatrixSets', href: `${baseUrl}/tileMatrixSets`, type: 'application/json', rel: 'http://www.opengis.net/def/rel/ogc/1.0/tiling-schemes' },
+          { title: 'List of Available Algorithms', href: `${baseUrl}/algorithms`, type: 'application/json', rel: 'data' },
+          { title: 'List of Available ColorMaps', href: `${baseUrl}/colorMaps`, type: 'application/json', rel: 'data' },
+        ],
+      };
+      if (wantsHtml(params.f, request.headers.accept)) {
+        const items = data.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title)}</a></li>`).join('');
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('rastile', `<h1>rastile</h1><p>${escapeHtml(data.description)}</p><ul>${items}</ul>`) };
+      }
+      return { kind: 'json', data };
+    },
+  });
+
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: '/conformance',
+    operationId: 'conformance',
+    summary: 'Conformance classes.',
+    tags,
+    params: { ...fParam },
+    responses: { 200: { description: 'Conformance declaration.', content: { 'application/json': {}, 'text/html': {} } } },
+    handler: async ({ params, request }) => {
+      const data = { conformsTo: [...CONFORMANCE].sort() };
+      if (wantsHtml(params.f, request.headers.accept)) {
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('Conformance', `<h1>Conformance</h1><ul>${data.conformsTo.map((c) => `<li>${c}</li>`).join('')}</ul>`) };
+      }
+      return { kind: 'json', data };
+    },
+  });
+
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: '/healthz',
+    operationId: 'healthz',
+    summary: 'Health check.',
+    tags: ['Health Check'],
+    params: {},
+    responses: { 200: { description: 'Versions of the server and its main libraries.', content: { 'application/json': {} } } },
+    handler: async () => ({
+      kind: 'json',
+      data: { versions: { rastile: RASTILE_VERSION, node: process.versions.node, libvips: sharp.versions.vips, sharp: sharp.versions.sharp ?? null } },
+    }),
+  });
+
+  // The OpenAPI document is built lazily (after every router registered its routes).
+  let cached: string | null = null;
+  app.get('/api', async (_request, reply) => {
+    cached ??= JSON.stringify(buildOpenApi(registry, RASTILE_VERSION));
+    return reply.type('application/vnd.oai.openapi+json;version=3.1').send(cached);
+  });
+
+  const uiDir = path.join(path.dirname(require.resolve('@fastify/swagger-ui/package.json')), 'static');
+  const assets = new Map<string, { type: string; body: Buffer }>();
+  for (const [file, type] of [
+    ['swagger-ui-bundle.js', 'application/javascript'],
+    ['swagger-ui.css', 'text/css'],
+  ] as const) {
+    assets.set(file, { type, body: readFileSync(path.join(uiDir, file)) });
+  }
+  app.get('/api.html', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>rastile API</title>
+<link rel="stylesheet" href="/api.html/static/swagger-ui.css"></head><body><div id="swagger-ui"></div>
+<script src="/api.html/static/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/api', dom_id: '#swagger-ui' });</script></body></html>`),
+  );
+  app.get('/api.html/static/:file', async (request, reply) => {
+    const asset = assets.get((request.params as { file: string }).file);
+    if (!asset) return reply.code(404).send({ detail: 'Not Found' });
+    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
+  });
+}

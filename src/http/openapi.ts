@@ -1,0 +1,82 @@
+/** Builds the OpenAPI 3.1 document from the registered route declarations. */
+import { openApiParameters } from './validation/params.ts';
+import type { RouteRegistry } from './route.ts';
+
+export const API_VERSION = '2.1.0';
+
+const VALIDATION_ERROR = {
+  description: 'Validation Error',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } },
+};
+
+const ERROR = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } } };
+
+const DESCRIPTION = `Dynamic raster tiles, previews, point values and statistics from Cloud-Optimized GeoTIFFs,
+STAC items and NASA granules — TiTiler 2.x compatible.
+
+Error statuses differ from TiTiler where TiTiler answers 500 for client mistakes: a missing dataset is 404,
+a dataset outside the allowed local roots or on a private network is 403, an unreadable or corrupt raster
+is 400, a band index beyond the band count is 400, a point outside the dataset is 404, upstream (remote
+server) failures are 502 and upstream time-outs 504. Validation failures are 422 with FastAPI-style bodies.`;
+
+export function buildOpenApi(registry: RouteRegistry, version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of registry.routes) {
+    const op: Record<string, unknown> = {
+      tags: r.tags,
+      summary: r.summary,
+      operationId: `${r.operationId}_${r.method.toLowerCase()}`,
+      parameters: openApiParameters(r.params),
+      responses: {
+        ...Object.fromEntries(
+          Object.entries(r.responses).map(([status, doc]) => [
+            status,
+            {
+              description: doc.description,
+              ...(doc.content ? { content: Object.fromEntries(Object.entries(doc.content).map(([mt, schema]) => [mt, { schema }])) } : {}),
+            },
+          ]),
+        ),
+        '4XX': ERROR,
+        '422': VALIDATION_ERROR,
+      },
+    };
+    if (r.description) op['description'] = r.description;
+    if (r.body) {
+      op['requestBody'] = { required: r.body.required, description: r.body.description, content: { [r.body.mediaType ?? 'application/json']: { schema: r.body.schema } } };
+    }
+    (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'rastile', description: DESCRIPTION, version: API_VERSION, 'x-rastile-version': version },
+    paths,
+    components: {
+      schemas: {
+        HTTPError: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
+        ValidationError: {
+          type: 'object',
+          required: ['loc', 'msg', 'type'],
+          properties: {
+            loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+            msg: { type: 'string' },
+            type: { type: 'string' },
+            input: {},
+            ctx: { type: 'object' },
+          },
+        },
+        HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
+        Feature: {
+          type: 'object',
+          required: ['type', 'geometry', 'properties'],
+          properties: { type: { const: 'Feature' }, geometry: { type: 'object' }, properties: { type: ['object', 'null'] }, id: { type: ['string', 'integer'] }, bbox: { type: 'array', items: { type: 'number' } } },
+        },
+        FeatureCollection: {
+          type: 'object',
+          required: ['type', 'features'],
+          properties: { type: { const: 'FeatureCollection' }, features: { type: 'array', items: { $ref: '#/components/schemas/Feature' } } },
+        },
+      },
+    },
+  };
+}

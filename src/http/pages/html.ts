@@ -1,0 +1,15 @@
+/** Minimal HTML helpers for the server's own pages (no template engine needed for these few). */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+export function page(title: string, body: string, head = ''): string {
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}code,pre{background:#f4f4f4}</style>
+${head}</head><body>${body}</body></html>`;
+}
+
+/** JSON shown in a page, escaped. */
+export const jsonBlock = (data: unknown): string => `<pre>${escapeHtml(JSON.stringify(data, null, 2))}</pre>`;

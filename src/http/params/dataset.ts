@@ -1,0 +1,33 @@
+/** Dataset location, band selection and read options (TiTiler's path/layer/dataset dependencies). */
+import { READ_RESAMPLING, WARP_RESAMPLING } from '../../raster/resampling.ts';
+import { fail, Problems } from '../validation/issues.ts';
+import { P, parsePyFloat } from '../validation/params.ts';
+import { isProblem } from '../validation/issues.ts';
+
+export const urlParam = {
+  url: P.str().required().describe('Dataset URL: local path or file:// under the allowed roots, http(s)://, or s3://bucket/key.'),
+};
+
+export const bidxExpressionParams = {
+  bidx: P.int().list().describe('Dataset band indexes (1-based), repeatable: `bidx=1&bidx=2`.'),
+  expression: P.str().describe("rio-tiler band math over b1..bN, e.g. `(b2-b1)/(b2+b1)`; several outputs separated by ';'."),
+};
+
+/** `nodata`: "nan", "inf", "-inf" or a number. */
+const nodataParam = P.custom<number>(
+  (raw) => {
+    if (raw === 'nan') return NaN;
+    if (raw === 'inf') return Infinity;
+    if (raw === '-inf') return -Infinity;
+    const v = parsePyFloat(raw);
+    return isProblem(v) ? fail(Problems.value(`could not convert string to float: '${raw}'`)) : v;
+  },
+  { anyOf: [{ type: 'number' }, { type: 'string', enum: ['nan', 'inf', '-inf'] }] },
+).describe("Overwrite the dataset's internal nodata value.");
+
+export const datasetParams = {
+  nodata: nodataParam,
+  unscale: P.bool().default(false).describe("Apply the dataset's internal scale and offset."),
+  resampling: P.literal(READ_RESAMPLING).default('nearest').describe('Read resampling method.'),
+  reproject: P.literal(WARP_RESAMPLING).default('nearest').describe('Warp resampling method (used only when re-projecting).'),
+};

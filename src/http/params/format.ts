@@ -1,0 +1,40 @@
+/** `f` output negotiation parameter for JSON/HTML endpoints, and TiTiler's Accept algorithm (§1.5). */
+import { P } from '../validation/params.ts';
+
+export const fParam = { f: P.literal(['html', 'json'] as const).describe('Response media type.') };
+
+/**
+ * TiTiler's accept_media_type: q-groups in descending order, candidates in the endpoint's order,
+ * exact media-type match; a bare `*` picks the first candidate. `*\/*` is not a wildcard (TiTiler quirk kept).
+ */
+export function negotiate(accept: string | undefined, candidates: readonly string[]): string | null {
+  if (!accept) return null;
+  const groups = new Map<number, Set<string>>();
+  let star = false;
+  for (const entry of accept.replace(/\s/g, '').split(',')) {
+    const [name, ...params] = entry.split(';');
+    let q = 1;
+    for (const p of params) {
+      const [k, v] = p.split('=');
+      if (k === 'q') {
+        const n = Number(v);
+        q = Number.isFinite(n) ? n : 0;
+      }
+    }
+    if (q === 0 || !name) continue;
+    if (name === '*') star = true;
+    const set = groups.get(q) ?? new Set<string>();
+    set.add(name);
+    groups.set(q, set);
+  }
+  for (const q of [...groups.keys()].sort((a, b) => b - a)) {
+    const set = groups.get(q)!;
+    for (const c of candidates) if (set.has(c)) return c;
+  }
+  return star ? (candidates[0] ?? null) : null;
+}
+
+export function wantsHtml(f: 'html' | 'json' | undefined, accept: string | undefined): boolean {
+  if (f) return f === 'html';
+  return negotiate(accept, ['text/html', 'application/json']) === 'text/html';
+}

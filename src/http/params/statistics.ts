@@ -1,0 +1,44 @@
+/** Statistics and histogram options (TiTiler StatisticsParams, HistogramParams, CoverScaleParams). */
+import { fail, Problems } from '../validation/issues.ts';
+import { P } from '../validation/params.ts';
+
+const BINS_PATTERN = '^\\d+(,\\d+)*$';
+const BINS_RE = /^\d+(,\d+)*$/;
+// two "parseable floats": optional spaces, optional '-', digits, optional .digits, optional e+digits
+const FLOAT_PART = ' *-?\\d+(\\.\\d+)?(e\\d+)? *';
+const RANGE_PATTERN = `^${FLOAT_PART},${FLOAT_PART}$`;
+const RANGE_RE = new RegExp(RANGE_PATTERN);
+
+export const statisticsParams = {
+  categorical: P.bool().default(false).describe('Return statistics for categorical dataset.'),
+  c: P.float().list().describe('Pixel values for which counts are reported (categorical mode).'),
+  p: P.int().listDefault([2, 98]).describe('Percentile values.'),
+};
+
+export const histogramParams = {
+  histogram_bins: P.custom<number | number[]>(
+    (raw) => {
+      if (!BINS_RE.test(raw)) return fail(Problems.pattern(BINS_PATTERN));
+      const parts = raw.split(',').map(Number);
+      if (parts.length === 1) return parts[0];
+      for (let i = 1; i < parts.length; i++) {
+        if (parts[i] < parts[i - 1]) return fail(Problems.value('bins must increase monotonically'));
+      }
+      return parts;
+    },
+    { type: 'string', pattern: BINS_PATTERN },
+  ).describe('Number of equal-width bins, or a comma-separated increasing list of bin edges (default 10).'),
+  histogram_range: P.custom<[number, number]>(
+    (raw) => {
+      if (!RANGE_RE.test(raw)) return fail(Problems.pattern(RANGE_PATTERN));
+      const [a, b] = raw.split(',').map((s) => Number(s.trim()));
+      if (a > b) return fail(Problems.value('histogram_range minimum must be less than or equal to maximum'));
+      return [a, b];
+    },
+    { type: 'string', pattern: RANGE_PATTERN },
+  ).describe('Comma-separated lower and upper bounds of the bins (default: data min and max).'),
+};
+
+export const coverScaleParam = {
+  cover_scale: P.int().gt(0).le(1000).default(10).describe('Rasterization factor used to estimate pixel coverage by the geometry.'),
+};

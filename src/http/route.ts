@@ -1,0 +1,139 @@
+/**
+ * Route declarations: one object per endpoint holds its OpenAPI path template, parameters,
+ * body, responses and handler. `registerRoute` turns it into a Fastify route and records it
+ * for the OpenAPI document, so the docs cannot drift from what is served.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseParams, type JsonSchema, type ParamDefs, type ParsedParams } from './validation/params.ts';
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** What a handler returns: JSON data, or a prepared binary/text body. */
+export type HandlerResult =
+  | { kind: 'json'; data: unknown; contentType?: string; status?: number; headers?: Record<string, string> }
+  | { kind: 'body'; body: Buffer | string; contentType: string; status?: number; headers?: Record<string, string> }
+  | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 }
+  | { kind: 'empty'; status: 204 };
+
+export interface HandlerContext<D extends ParamDefs> {
+  params: ParsedParams<D>;
+  body: unknown;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** Absolute base URL of the server as seen by the client (scheme://host[:port]). */
+  baseUrl: string;
+  /** Aborted when the client goes away before the response is sent. */
+  signal: AbortSignal;
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** media type → schema (use {} when free-form) */
+  content?: Record<string, JsonSchema>;
+}
+
+export interface RouteSpec<D extends ParamDefs = ParamDefs> {
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. `/cog/bbox/{minx},{miny},{maxx},{maxy}.{format}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params: D;
+  body?: { required: boolean; description: string; schema: JsonSchema; mediaType?: string };
+  responses: Record<number, ResponseDoc>;
+  handler: (ctx: HandlerContext<D>) => Promise<HandlerResult>;
+}
+
+export class RouteRegistry {
+  readonly routes: RouteSpec[] = [];
+}
+
+/** Turn `/a/{x},{y}/b/{w}x{h}.{f}` into a Fastify path plus extractors for combined segments. */
+export function compilePath(template: string): {
+  fastifyPath: string;
+  extract: (params: Record<string, string | undefined>) => Record<string, string | undefined> | null;
+} {
+  const combined: Array<{ param: string; names: string[]; re: RegExp }> = [];
+  const segments = template.split('/').map((seg, i) => {
+    const names = [...seg.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    if (names.length === 0) return seg;
+    if (seg === `{${names[0]}}`) return `:${names[0]}`;
+    if (!seg.includes(',') && !/\}x\{/.test(seg)) return seg.replace(/\{(\w+)\}/g, ':$1');
+    const param = `_seg${i}`;
+    // Starlette semantics: each placeholder is a greedy `[^/]+`.
+    const pattern = seg
+      .split(/(\{\w+\})/)
+      .map((part) => (/^\{\w+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    combined.push({ param, names, re: new RegExp(`^${pattern}$`) });
+    return `:${param}`;
+  });
+  const fastifyPath = segments.join('/');
+  const extract = (params: Record<string, string | undefined>): Record<string, string | undefined> | null => {
+    if (combined.length === 0) return params;
+    const out: Record<string, string | undefined> = { ...params };
+    for (const c of combined) {
+      const value = params[c.param];
+      const m = value === undefined ? null : c.re.exec(value);
+      if (!m) return null;
+      c.names.forEach((n, k) => (out[n] = m[k + 1]));
+      delete out[c.param];
+    }
+    return out;
+  };
+  return { fastifyPath, extract };
+}
+
+export function requestBaseUrl(request: FastifyRequest): string {
+  const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() ?? request.protocol;
+  const host = (request.headers['x-forwarded-host'] as string | undefined)?.split(',')[0]?.trim() ?? request.host;
+  return `${proto}://${host}`;
+}
+
+export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, spec: RouteSpec<D>): void {
+  registry.routes.push(spec as unknown as RouteSpec);
+  const { fastifyPath, extract } = compilePath(spec.path);
+  app.route({
+    method: spec.method,
+    url: fastifyPath,
+    handler: async (request, reply) => {
+      const rawPath = extract(request.params as Record<string, string | undefined>);
+      if (rawPath === null) return reply.code(404).send({ detail: 'Not Found' });
+      const params = parseParams(spec.params, {
+        query: request.query as Record<string, string | string[] | undefined>,
+        path: rawPath,
+      });
+      const controller = new AbortController();
+      const onClose = (): void => {
+        if (!reply.sent) controller.abort();
+      };
+      request.raw.once('close', onClose);
+      try {
+        const result = await spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal: controller.signal });
+        return sendResult(reply, result);
+      } finally {
+        request.raw.off('close', onClose);
+      }
+    },
+  });
+}
+
+export function sendResult(reply: FastifyReply, result: HandlerResult): FastifyReply {
+  switch (result.kind) {
+    case 'json':
+      if (result.headers) reply.headers(result.headers);
+      return reply
+        .code(result.status ?? 200)
+        .type(result.contentType ?? 'application/json')
+        .send(JSON.stringify(result.data));
+    case 'body':
+      if (result.headers) reply.headers(result.headers);
+      return reply.code(result.status ?? 200).type(result.contentType).send(result.body);
+    case 'redirect':
+      return reply.code(result.status).header('location', result.location).send();
+    case 'empty':
+      return reply.code(204).send();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Composition root of the core services one app instance uses: byte sources, caches, dataset
+ * opening. Built once from the Config; route factories receive it.
+ */
+import type { Config } from '../config.ts';
+import { createBlockCache } from '../formats/tiff/block-cache.ts';
+import { CogReader } from '../readers/cog/cog-reader.ts';
+import { DatasetCache } from '../readers/cog/cog-dataset.ts';
+import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
+
+export interface Services {
+  config: Config;
+  sources: SourceOpener;
+  openCog(url: string, signal?: AbortSignal): Promise<CogReader>;
+}
+
+export function createServices(config: Config): Services {
+  const sources = createSourceOpener(config.sources);
+  const datasets = new DatasetCache(
+    { sources, blockCache: createBlockCache(config.cache.decodedBytes), maxBlockBytes: config.limits.maxBlockBytes, sidecars: true },
+    config.cache.datasets,
+  );
+  const limits = { maxReadPixels: config.limits.maxReadPixels };
+  return {
+    config,
+    sources,
+    async openCog(url, signal) {
+      return new CogReader(await datasets.open(url, signal), limits);
+    },
+  };
+}

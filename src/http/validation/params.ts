@@ -1,0 +1,251 @@
+/**
+ * Request parameters declared once: the same declaration parses the request (pydantic-like lax
+ * rules and error texts) and documents it in the OpenAPI description.
+ *
+ * We do not use Fastify's Ajv validation: its coercions and error texts differ from FastAPI's, and
+ * TiTiler clients rely on the 422 bodies. Parsers are plain functions returning a value or a
+ * ProblemBox, so the hot path throws nothing.
+ */
+import { fail, isProblem, Problems, RequestValidationError, type ProblemBox, type ValidationIssue } from './issues.ts';
+
+export type JsonSchema = Record<string, unknown>;
+export type Location = 'query' | 'path';
+
+type ParseFn<T> = (raw: string) => T | ProblemBox;
+
+export class Param<T, Out = T | undefined> {
+  /** Phantom field carrying the output type. */
+  declare readonly _out: Out;
+  constructor(
+    readonly parseOne: ParseFn<T>,
+    readonly schema: JsonSchema,
+    readonly opts: {
+      location: Location;
+      required: boolean;
+      multi: boolean;
+      defaultValue?: unknown;
+      description?: string;
+      name?: string;
+      checks: Array<(v: T) => ProblemBox | undefined>;
+      deprecated?: boolean;
+    } = { location: 'query', required: false, multi: false, checks: [] },
+  ) {}
+
+  private with<O>(patch: Partial<Param<T>['opts']>, schemaPatch: JsonSchema = {}): Param<T, O> {
+    return new Param<T, O>(this.parseOne, { ...this.schema, ...schemaPatch }, { ...this.opts, ...patch });
+  }
+
+  required(): Param<T, T> {
+    return this.with<T>({ required: true });
+  }
+
+  default(value: T): Param<T, T> {
+    return this.with<T>({ defaultValue: value }, { default: value });
+  }
+
+  /** A repeatable query parameter (`?bidx=1&bidx=2`). */
+  list(): Param<T, T[] | undefined> {
+    return new Param<T, T[] | undefined>(
+      this.parseOne,
+      { type: 'array', items: this.schema },
+      { ...this.opts, multi: true },
+    );
+  }
+
+  listDefault(value: T[]): Param<T, T[]> {
+    return new Param<T, T[]>(
+      this.parseOne,
+      { type: 'array', items: this.schema, default: value },
+      { ...this.opts, multi: true, defaultValue: value },
+    );
+  }
+
+  path(): Param<T, T> {
+    return this.with<T>({ location: 'path', required: true });
+  }
+
+  describe(description: string): this {
+    return this.with<Out>({ description }) as unknown as this;
+  }
+
+  as(name: string): this {
+    return this.with<Out>({ name }) as unknown as this;
+  }
+
+  check(fn: (v: T) => ProblemBox | undefined, schemaPatch: JsonSchema = {}): this {
+    return this.with<Out>({ checks: [...this.opts.checks, fn] }, schemaPatch) as unknown as this;
+  }
+
+  gt(limit: number): this {
+    return this.check((v) => (typeof v === 'number' && !(v > limit) ? fail(Problems.gt(limit)) : undefined), {
+      exclusiveMinimum: limit,
+    });
+  }
+
+  ge(limit: number): this {
+    return this.check((v) => (typeof v === 'number' && !(v >= limit) ? fail(Problems.ge(limit)) : undefined), {
+      minimum: limit,
+    });
+  }
+
+  le(limit: number): this {
+    return this.check((v) => (typeof v === 'number' && !(v <= limit) ? fail(Problems.le(limit)) : undefined), {
+      maximum: limit,
+    });
+  }
+
+  parseValue(raw: string): T | ProblemBox {
+    const v = this.parseOne(raw);
+    if (isProblem(v)) return v;
+    for (const check of this.opts.checks) {
+      const p = check(v);
+      if (p) return p;
+    }
+    return v;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar parsers with pydantic v2 lax-mode rules.
+
+const INT_RE = /^\s*[+-]?\d+(_\d+)*\s*$/;
+const FLOAT_RE = /^\s*[+-]?((\d+(_\d+)*)?\.?\d*(_\d+)*([eE][+-]?\d+)?|inf|infinity|nan)\s*$/i;
+
+export function parseIntStrict(raw: string): number | ProblemBox {
+  if (!INT_RE.test(raw)) {
+    // pydantic accepts "5.0"-like strings that denote an exact integer
+    const f = Number(raw.trim());
+    if (raw.trim() !== '' && Number.isInteger(f) && /^\s*[+-]?\d+\.0*\s*$/.test(raw)) return f;
+    return fail(Problems.int());
+  }
+  return Number(raw.replace(/_/g, '').trim());
+}
+
+export function parsePyFloat(raw: string): number | ProblemBox {
+  const s = raw.trim();
+  if (s === '' || !FLOAT_RE.test(s) || s === '.' || /^[+-]?\.?$/.test(s)) return fail(Problems.float());
+  const lower = s.toLowerCase().replace(/_/g, '');
+  if (/^[+-]?(inf|infinity)$/.test(lower)) return lower.startsWith('-') ? -Infinity : Infinity;
+  if (/^[+-]?nan$/.test(lower)) return NaN;
+  const n = Number(lower);
+  return Number.isNaN(n) ? fail(Problems.float()) : n;
+}
+
+const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+export function parsePyBool(raw: string): boolean | ProblemBox {
+  const s = raw.trim().toLowerCase();
+  if (TRUE.has(s)) return true;
+  if (FALSE.has(s)) return false;
+  return fail(Problems.bool());
+}
+
+export const P = {
+  str: (): Param<string> => new Param<string>((raw) => raw, { type: 'string' }),
+  int: (): Param<number> => new Param<number>(parseIntStrict, { type: 'integer' }),
+  float: (): Param<number> => new Param<number>(parsePyFloat, { type: 'number' }),
+  bool: (): Param<boolean> => new Param<boolean>(parsePyBool, { type: 'boolean' }),
+  literal: <const V extends string>(values: readonly V[]): Param<V> =>
+    new Param<V>(
+      (raw) => ((values as readonly string[]).includes(raw) ? (raw as V) : fail(Problems.literal(values))),
+      { type: 'string', enum: [...values] },
+    ),
+  /** Like literal but reported as pydantic `enum` (used for image formats). */
+  enumeration: <const V extends string>(values: readonly V[]): Param<V> =>
+    new Param<V>(
+      (raw) => ((values as readonly string[]).includes(raw) ? (raw as V) : fail(Problems.enumeration(values))),
+      { type: 'string', enum: [...values] },
+    ),
+  pattern: (re: RegExp, pattern: string): Param<string> =>
+    new Param<string>((raw) => (re.test(raw) ? raw : fail(Problems.pattern(pattern))), { type: 'string', pattern }),
+  custom: <T>(parse: ParseFn<T>, schema: JsonSchema): Param<T> => new Param<T>(parse, schema),
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+
+/** What parsing and documentation need from a parameter (covariant view of Param). */
+export interface ParamLike<Out = unknown> {
+  readonly _out: Out;
+  readonly schema: JsonSchema;
+  readonly opts: {
+    location: Location;
+    required: boolean;
+    multi: boolean;
+    defaultValue?: unknown;
+    description?: string;
+    name?: string;
+  };
+  parseValue(raw: string): unknown;
+}
+
+export type ParamDefs = Record<string, ParamLike>;
+export type ParsedParams<D extends ParamDefs> = { [K in keyof D]: D[K]['_out'] };
+
+export interface RawRequestParams {
+  query: Record<string, string | string[] | undefined>;
+  path: Record<string, string | undefined>;
+}
+
+/** Parse every declared parameter, collecting all problems (FastAPI reports them all at once). */
+export function parseParams<D extends ParamDefs>(defs: D, raw: RawRequestParams): ParsedParams<D> {
+  const out: Record<string, unknown> = {};
+  const issues: ValidationIssue[] = [];
+  for (const [key, def] of Object.entries(defs)) {
+    const name = def.opts.name ?? key;
+    const source = def.opts.location === 'path' ? raw.path[name] : raw.query[name];
+    const values = source === undefined ? [] : Array.isArray(source) ? source : [source];
+    if (values.length === 0) {
+      if (def.opts.required) issues.push({ type: 'missing', loc: [def.opts.location, name], msg: 'Field required', input: null });
+      else out[key] = def.opts.defaultValue;
+      continue;
+    }
+    if (def.opts.multi) {
+      const parsed: unknown[] = [];
+      values.forEach((v, i) => {
+        const r = def.parseValue(v);
+        if (isProblem(r)) issues.push(toIssue(r, [def.opts.location, name, i], v));
+        else parsed.push(r);
+      });
+      out[key] = parsed;
+    } else {
+      // FastAPI takes the last value of a repeated scalar query parameter.
+      const v = values[values.length - 1];
+      const r = def.parseValue(v);
+      if (isProblem(r)) issues.push(toIssue(r, [def.opts.location, name], v));
+      else out[key] = r;
+    }
+  }
+  if (issues.length > 0) throw new RequestValidationError(issues);
+  return out as ParsedParams<D>;
+}
+
+function toIssue(box: ProblemBox, loc: Array<string | number>, input: unknown): ValidationIssue {
+  const { subLoc, input: overrideInput, ...problem } = box.problem;
+  const issue: ValidationIssue = {
+    type: problem.type,
+    loc: subLoc ? [...loc, ...subLoc] : loc,
+    msg: problem.msg,
+    input: overrideInput ?? input,
+  };
+  if (problem.ctx) issue.ctx = problem.ctx;
+  return issue;
+}
+
+/** OpenAPI parameter objects for a set of definitions. */
+export function openApiParameters(defs: ParamDefs): JsonSchema[] {
+  return Object.entries(defs).map(([key, def]) => {
+    const p: JsonSchema = {
+      name: def.opts.name ?? key,
+      in: def.opts.location,
+      required: def.opts.required,
+      schema: def.schema,
+    };
+    if (def.opts.description) p['description'] = def.opts.description;
+    if (def.opts.multi) {
+      p['style'] = 'form';
+      p['explode'] = true;
+    }
+    return p;
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * Kernel resampling of one band from a fractional source window to an output grid, in the
+ * spirit of GDAL's RasterIOResampled: kernels are stretched by the decimation factor when
+ * downsampling; masked source pixels are left out and the weights renormalised.
+ *
+ * Nearest reads never come here (see raster-io.ts, which reproduces GDAL exactly); these
+ * kernels follow GDAL's definitions but do not reproduce its chunking, so values can differ
+ * from GDAL by rounding at the edges of kernels.
+ */
+import type { Window } from '../geo/bounds.ts';
+import { allocate, dtypeRange, isFloat, type DType, type TypedArray } from './dtype.ts';
+
+export type KernelName =
+  | 'nearest'
+  | 'bilinear'
+  | 'cubic'
+  | 'cubic_spline'
+  | 'lanczos'
+  | 'average'
+  | 'mode'
+  | 'gauss'
+  | 'rms';
+
+function radius(name: KernelName): number {
+  switch (name) {
+    case 'bilinear': return 1;
+    case 'cubic':
+    case 'cubic_spline': return 2;
+    case 'lanczos': return 3;
+    case 'gauss': return 1.5;
+    default: return 0.5;
+  }
+}
+
+function kernel(name: KernelName, d: number): number {
+  const x = Math.abs(d);
+  switch (name) {
+    case 'bilinear':
+      return x < 1 ? 1 - x : 0;
+    case 'cubic': {
+      const a = -0.5;
+      if (x <= 1) return (a + 2) * x * x * x - (a + 3) * x * x + 1;
+      if (x < 2) return a * x * x * x - 5 * a * x * x + 8 * a * x - 4 * a;
+      return 0;
+    }
+    case 'cubic_spline':
+      if (x < 1) return 2 / 3 - x * x + (x * x * x) / 2;
+      if (x < 2) return ((2 - x) * (2 - x) * (2 - x)) / 6;
+      return 0;
+    case 'lanczos': {
+      if (x === 0) return 1;
+      if (x >= 3) return 0;
+      const px = Math.PI * x;
+      return (3 * Math.sin(px) * Math.sin(px / 3)) / (px * px);
+    }
+    case 'gauss':
+      return Math.exp(-2 * x * x);
+    default:
+      return x < 0.5 ? 1 : 0;
+  }
+}
+
+interface Taps {
+  start: Int32Array;
+  count: Int32Array;
+  weights: Float64Array; // row-major, `maxTaps` per output position
+  maxTaps: number;
+}
+
+/** 1-D taps for output positions along one axis. Box kernels use exact pixel-footprint overlap. */
+function taps(name: KernelName, off: number, size: number, n: number, limit: number): Taps {
+  const scale = size / n;
+  const stretch = Math.max(1, scale);
+  const box = name === 'average' || name === 'mode' || name === 'rms' || name === 'nearest';
+  const half = box ? Math.max(0.5, scale / 2) : radius(name) * stretch;
+  const maxTaps = Math.ceil(2 * half) + 2;
+  const start = new Int32Array(n);
+  const count = new Int32Array(n);
+  const weights = new Float64Array(n * maxTaps);
+  for (let i = 0; i < n; i++) {
+    const centre = off + (i + 0.5) * scale;
+    let k0 = Math.floor(centre - half);
+    let k1 = Math.ceil(centre + half);
+    if (k0 < 0) k0 = 0;
+    if (k1 > limit) k1 = limit;
+    let c = 0;
+    for (let k = k0; k < k1 && c < maxTaps; k++) {
+      let w: number;
+      if (box) {
+        // overlap of source pixel [k, k+1) with the footprint [centre-half, centre+half)
+        w = Math.min(k + 1, centre + half) - Math.max(k, centre - half);
+      } else {
+        w = kernel(name, (k + 0.5 - centre) / stretch);
+      }
+      if (w <= 0 && box) continue;
+      if (c === 0) start[i] = k;
+      weights[i * maxTaps + c] = w;
+      c++;
+    }
+    count[i] = c;
+  }
+  return { start, count, weights, maxTaps };
+}
+
+export function resampleKernel(
+  src: TypedArray,
+  srcWidth: number,
+  srcHeight: number,
+  win: Window,
+  outWidth: number,
+  outHeight: number,
+  name: KernelName,
+  valid: Uint8Array | null,
+  dtype: DType,
+  fill: number,
+): TypedArray {
+  const out = allocate(dtype, outWidth * outHeight);
+  const tx = taps(name, win.col, win.width, outWidth, srcWidth);
+  const ty = taps(name, win.row, win.height, outHeight, srcHeight);
+  const integer = !isFloat(dtype);
+  const [lo, hi] = dtypeRange(dtype);
+  const modeCounts = name === 'mode' ? new Map<number, number>() : null;
+  for (let i = 0; i < outHeight; i++) {
+    const ny = ty.count[i];
+    for (let j = 0; j < outWidth; j++) {
+      const nx = tx.count[j];
+      let acc = 0;
+      let wsum = 0;
+      modeCounts?.clear();
+      for (let a = 0; a < ny; a++) {
+        const r = ty.start[i] + a;
+        const wy = ty.weights[i * ty.maxTaps + a];
+        const rowBase = r * srcWidth;
+        for (let b = 0; b < nx; b++) {
+          const c = tx.start[j] + b;
+          const idx = rowBase + c;
+          if (valid !== null && valid[idx] === 0) continue;
+          const v = src[idx];
+          if (v !== v) continue; // NaN never contributes
+          const w = wy * tx.weights[j * tx.maxTaps + b];
+          if (modeCounts) {
+            modeCounts.set(v, (modeCounts.get(v) ?? 0) + w);
+            wsum += w;
+          } else if (name === 'rms') {
+            acc += w * v * v;
+            wsum += w;
+          } else {
+            acc += w * v;
+            wsum += w;
+          }
+        }
+      }
+      const o = i * outWidth + j;
+      if (wsum === 0) {
+        out[o] = fill;
+        continue;
+      }
+      let value: number;
+      if (modeCounts) {
+        let best = 0;
+        let bestW = -1;
+        for (const [v, w] of modeCounts) if (w > bestW) [best, bestW] = [v, w];
+        value = best;
+      } else if (name === 'rms') value = Math.sqrt(acc / wsum);
+      else value = acc / wsum;
+      if (integer) value = Math.min(hi, Math.max(lo, Math.round(value)));
+      out[o] = value;
+    }
+  }
+  return out;
+}
