@@ -106,15 +106,16 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
         path: rawPath,
       });
       const controller = new AbortController();
+      // The response stream closes either after we finished writing or when the client went away.
       const onClose = (): void => {
-        if (!reply.sent) controller.abort();
+        if (!reply.raw.writableFinished) controller.abort();
       };
-      request.raw.once('close', onClose);
+      reply.raw.once('close', onClose);
       try {
         const result = await spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal: controller.signal });
         return sendResult(reply, result);
       } finally {
-        request.raw.off('close', onClose);
+        reply.raw.off('close', onClose);
       }
     },
   });
