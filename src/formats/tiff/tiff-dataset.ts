@@ -1,0 +1,351 @@
+/**
+ * A GeoTIFF/COG opened for reading, as GDAL's GTiff driver presents it: the full-resolution
+ * image, its overviews (internal, else `<file>.ovr`), the per-dataset mask of each level
+ * (internal, else `<file>.msk` / `<file>.msk.ovr`), band metadata, georeferencing tags, and
+ * `readWindow`, which fetches and decodes only the blocks a window needs (in parallel, through
+ * the shared block cache) and copies their rows into band arrays.
+ */
+import { Errors, isRastileError } from '../../errors.ts';
+import type { GeoTransform } from '../../geo/affine.ts';
+import type { DType, TypedArray } from '../../raster/dtype.ts';
+import { allocate, dtypeRange, isFloat } from '../../raster/dtype.ts';
+import type { Rgba } from '../../raster/image-data.ts';
+import type { Source } from '../../sources/source.ts';
+import type { BlockCache, DecodedBlock } from './block-cache.ts';
+import { blockKey } from './block-cache.ts';
+import { readBlock } from './block-reader.ts';
+import type { TiffBandMeta } from './dataset-meta.ts';
+import { DATASET_TAGS, describeDataset } from './dataset-meta.ts';
+import type { IfdLayout } from './ifd-layout.ts';
+import { blocksPerPlane, rowsInBlock } from './ifd-layout.ts';
+import type { LevelSource, Plane } from './levels.ts';
+import { assembleLevels } from './levels.ts';
+import type { TiffFile } from './tiff-file.ts';
+import { isAbort, openTiffFile } from './tiff-file.ts';
+import type { WindowRect } from './window-copy.ts';
+import { copyBlockIntoWindow } from './window-copy.ts';
+
+export type { TiffBandMeta } from './dataset-meta.ts';
+
+export interface TiffLevel {
+  /** Pixels of this level. */
+  width: number;
+  height: number;
+  blockWidth: number;
+  blockHeight: number;
+  /** An internal or sidecar mask exists for this level. */
+  hasMask: boolean;
+}
+
+export interface TiffOpenOptions {
+  /** Created by the caller (createBlockCache) and shared by all datasets. */
+  blockCache: BlockCache;
+  /** `<file>.ovr`, when the caller found one (used only when the file has no internal overviews). */
+  overviewSource?: Source;
+  /** `<file>.msk`, when the caller found one (used only when the file has no internal mask). */
+  maskSource?: Source;
+  /** `<file>.msk.ovr` (overviews of the .msk, written by `gdaladdo -ro`), when the caller found one. */
+  maskOverviewSource?: Source;
+  /** Largest decoded block, in bytes (default 64 MiB); bigger blocks are an InvalidFormat error. */
+  maxBlockBytes?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_MAX_BLOCK_BYTES = 64 * 1024 * 1024;
+
+const COMPRESSION_NAMES: Record<number, string> = {
+  1: 'NONE',
+  2: 'CCITTRLE',
+  3: 'CCITTFAX3',
+  4: 'CCITTFAX4',
+  5: 'LZW',
+  6: 'OJPEG',
+  7: 'JPEG',
+  8: 'DEFLATE',
+  32773: 'PACKBITS',
+  32946: 'DEFLATE',
+  34712: 'JPEG2000',
+  34887: 'LERC',
+  34925: 'LZMA',
+  50000: 'ZSTD',
+  50001: 'WEBP',
+  50002: 'JXL',
+};
+
+export class TiffDataset {
+  readonly source: Source;
+  readonly width: number;
+  readonly height: number;
+  /** Samples per pixel, alpha included. */
+  readonly count: number;
+  readonly dtype: DType;
+  /** Null when not georeferenced. */
+  readonly geoTransform: GeoTransform | null;
+  /** Raw GeoKey id → value (not interpreted here). */
+  readonly geoKeys: Map<number, number | string | number[]>;
+  /** Parsed GDAL_NODATA (NaN allowed). */
+  readonly nodata: number | null;
+  readonly bands: TiffBandMeta[];
+  readonly datasetMetadata: Record<string, string>;
+  /** 1-based index of the (first) band whose colour interpretation is alpha. */
+  readonly alphaBand: number | null;
+  /** Colour table of band 1 (2^bits entries, RGBA 0..255), or null. */
+  readonly palette: Rgba[] | null;
+  /** [0] = full resolution, then overviews in decreasing size. */
+  readonly levels: TiffLevel[];
+  /** Per-dataset mask (internal or .msk). */
+  readonly hasDatasetMask: boolean;
+  /** GDAL name: 'DEFLATE', 'LZW', 'JPEG', 'NONE', 'LERC_ZSTD', … */
+  readonly compression: string;
+  readonly isTiled: boolean;
+  readonly isBigTiff: boolean;
+  /** Problems that did not prevent opening (an unreadable sidecar, a skipped overview). */
+  readonly warnings: string[];
+
+  private readonly levelSources: LevelSource[];
+  private readonly cache: BlockCache;
+  private readonly maxBlockBytes: number;
+  private readonly fill: number;
+
+  private constructor(init: {
+    source: Source;
+    base: IfdLayout;
+    bigTiff: boolean;
+    geoTransform: GeoTransform | null;
+    geoKeys: Map<number, number | string | number[]>;
+    nodata: number | null;
+    bands: TiffBandMeta[];
+    datasetMetadata: Record<string, string>;
+    palette: Rgba[] | null;
+    levelSources: LevelSource[];
+    cache: BlockCache;
+    maxBlockBytes: number;
+    warnings: string[];
+  }) {
+    const base = init.base;
+    this.source = init.source;
+    this.width = base.width;
+    this.height = base.height;
+    this.count = base.samplesPerPixel;
+    this.dtype = base.dtype;
+    this.geoTransform = init.geoTransform;
+    this.geoKeys = init.geoKeys;
+    this.nodata = init.nodata;
+    this.bands = init.bands;
+    this.datasetMetadata = init.datasetMetadata;
+    const alpha = init.bands.findIndex((b) => b.colorInterp === 'alpha');
+    this.alphaBand = alpha >= 0 ? alpha + 1 : null;
+    this.palette = init.palette;
+    this.levelSources = init.levelSources;
+    this.levels = init.levelSources.map(({ image, mask }) => ({
+      width: image.layout.width,
+      height: image.layout.height,
+      blockWidth: image.layout.blockWidth,
+      blockHeight: image.layout.blockHeight,
+      hasMask: mask !== null,
+    }));
+    this.hasDatasetMask = this.levels[0].hasMask;
+    this.compression = compressionName(base);
+    this.isTiled = base.tiled;
+    this.isBigTiff = init.bigTiff;
+    this.warnings = init.warnings;
+    this.cache = init.cache;
+    this.maxBlockBytes = init.maxBlockBytes;
+    this.fill = fillValue(init.nodata, base.dtype);
+  }
+
+  static async open(source: Source, options: TiffOpenOptions): Promise<TiffDataset> {
+    const maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES;
+    const signal = options.signal;
+    const warnings: string[] = [];
+    const openSidecar = async (s: Source | undefined, kind: string): Promise<TiffFile | null> => {
+      if (s === undefined) return null;
+      try {
+        return await openTiffFile(s, maxBlockBytes, [], signal);
+      } catch (err) {
+        if (isAbort(err)) throw err;
+        warnings.push(`Ignored ${kind} '${s.url}': ${(err as Error).message}`);
+        return null;
+      }
+    };
+    const [main, ovr, msk, mskOvr] = await Promise.all([
+      openTiffFile(source, maxBlockBytes, DATASET_TAGS, signal),
+      openSidecar(options.overviewSource, 'external overviews'),
+      openSidecar(options.maskSource, 'external mask'),
+      openSidecar(options.maskOverviewSource, 'external mask overviews'),
+    ]);
+    const first = main.layouts[0];
+    if (first instanceof Error) {
+      if (isRastileError(first)) throw first;
+      throw Errors.invalidFormat(`TIFF file '${source.url}': ${first.message}`, first);
+    }
+    const base = first;
+    const levelSources = assembleLevels({ main, base, ovr, msk, mskOvr }, warnings);
+    const meta = describeDataset(main.tiff.images[0], base, main.firstImageTags);
+    return new TiffDataset({
+      source,
+      base,
+      bigTiff: main.bigTiff,
+      ...meta,
+      levelSources,
+      cache: options.blockCache,
+      maxBlockBytes,
+      warnings,
+    });
+  }
+
+  /**
+   * Read an integer pixel window of a level. The window must lie inside the level, `bands` are
+   * 1-based sample indexes (duplicates allowed). Returns one array per requested band (length
+   * width*height, dtype = this.dtype; duplicates are separate copies) and the per-dataset mask
+   * of the window (255 valid / 0 masked) when the level has one, else null.
+   *
+   * Block fetches are shared with concurrent readers and are not cancelled by `signal`; an
+   * aborted read stops waiting and rejects with the signal's reason.
+   */
+  async readWindow(
+    level: number,
+    col: number,
+    row: number,
+    width: number,
+    height: number,
+    bands: number[],
+    signal?: AbortSignal,
+  ): Promise<{ bands: TypedArray[]; mask: Uint8Array | null }> {
+    const src = this.levelSources[level];
+    if (src === undefined) throw Errors.badRequest(`Overview level ${level} does not exist (levels: 0–${this.levels.length - 1})`);
+    const lw = src.image.layout.width;
+    const lh = src.image.layout.height;
+    if (
+      ![col, row, width, height].every(Number.isInteger) || col < 0 || row < 0 || width < 1 || height < 1 ||
+      col + width > lw || row + height > lh
+    ) {
+      throw Errors.badRequest(`Window (${col}, ${row}, ${width}×${height}) is not inside level ${level} (${lw}×${lh})`);
+    }
+    for (const b of bands) {
+      if (!Number.isInteger(b) || b < 1 || b > this.count) {
+        throw Errors.invalidBandIndex(`Band ${b} does not exist (the file has ${this.count} band${this.count === 1 ? '' : 's'})`);
+      }
+    }
+    signal?.throwIfAborted();
+    const win: WindowRect = { col, row, width, height };
+    const unique = [...new Set(bands)];
+    const arrays = new Map<number, TypedArray>();
+    for (const b of unique) arrays.set(b, allocate(this.dtype, width * height));
+    const tasks: Promise<void>[] = [];
+
+    const layout = src.image.layout;
+    forEachBlock(layout, win, (blockIndex, x0, y0) => {
+      if (layout.planar === 1) {
+        tasks.push(
+          this.block(src.image, blockIndex, false).then((block) => {
+            for (const b of unique) copyBlockIntoWindow(block.planes[b - 1], block.width, block.height, x0, y0, win, arrays.get(b)!);
+          }),
+        );
+      } else {
+        for (const b of unique) {
+          const index = (b - 1) * blocksPerPlane(layout) + blockIndex;
+          tasks.push(
+            this.block(src.image, index, false).then((block) => {
+              copyBlockIntoWindow(block.planes[0], block.width, block.height, x0, y0, win, arrays.get(b)!);
+            }),
+          );
+        }
+      }
+    });
+
+    let mask: Uint8Array | null = null;
+    if (src.mask !== null) {
+      const m = new Uint8Array(width * height);
+      mask = m;
+      const maskPlane = src.mask;
+      forEachBlock(maskPlane.layout, win, (blockIndex, x0, y0) => {
+        tasks.push(
+          this.block(maskPlane, blockIndex, true).then((block) => {
+            copyBlockIntoWindow(block.planes[0], block.width, block.height, x0, y0, win, m);
+          }),
+        );
+      });
+    }
+
+    await abortable(Promise.all(tasks), signal);
+    const seen = new Set<number>();
+    const out = bands.map((b) => {
+      const arr = arrays.get(b)!;
+      if (!seen.has(b)) {
+        seen.add(b);
+        return arr;
+      }
+      return arr.slice();
+    });
+    return { bands: out, mask };
+  }
+
+  /** Decoded block through the shared cache. */
+  private block(plane: Plane, index: number, mask: boolean): Promise<DecodedBlock> {
+    const url = plane.file.source.url;
+    const key = blockKey(url, plane.layout.index, index) + (mask ? 'm' : '');
+    return this.cache.get(key, () =>
+      readBlock(plane.file.source, plane.layout, index, {
+        maxBlockBytes: this.maxBlockBytes,
+        fill: this.fill,
+        mask,
+        what: `TIFF file '${url}'`,
+      }),
+    );
+  }
+}
+
+/** Calls `fn(blockIndex within a plane, block x origin, block y origin)` for every block the window touches. */
+function forEachBlock(layout: IfdLayout, win: WindowRect, fn: (index: number, x0: number, y0: number) => void): void {
+  const bw = layout.blockWidth;
+  const bh = layout.blockHeight;
+  const bx0 = Math.floor(win.col / bw);
+  const bx1 = Math.floor((win.col + win.width - 1) / bw);
+  const by0 = Math.floor(win.row / bh);
+  const by1 = Math.floor((win.row + win.height - 1) / bh);
+  for (let by = by0; by <= by1; by++) {
+    // strips: rowsInBlock clips the last one; tiles overhang and are clipped by the window
+    if (rowsInBlock(layout, by) <= 0) continue;
+    for (let bx = bx0; bx <= bx1; bx++) fn(by * layout.blocksAcross + bx, bx * bw, by * bh);
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function compressionName(l: IfdLayout): string {
+  if (l.compression === 34887) {
+    const outer = l.lercParameters?.[1] ?? 0;
+    return outer === 1 ? 'LERC_DEFLATE' : outer === 2 ? 'LERC_ZSTD' : 'LERC';
+  }
+  return COMPRESSION_NAMES[l.compression] ?? `UNKNOWN(${l.compression})`;
+}
+
+/** Value of never-written blocks: nodata when the dtype can hold it (GDAL), else 0. */
+function fillValue(nodata: number | null, dtype: DType): number {
+  if (nodata === null) return 0;
+  if (isFloat(dtype)) return nodata;
+  const [lo, hi] = dtypeRange(dtype);
+  return Number.isInteger(nodata) && nodata >= lo && nodata <= hi ? nodata : 0;
+}
+

@@ -1,0 +1,67 @@
+/**
+ * One TIFF file opened for reading: the IFD chain is checked (ifd-scan.ts), cogeotiff parses the
+ * headers, and every image gets its block layout. Used for the main file and for the .ovr/.msk
+ * sidecars.
+ */
+import { Tiff } from '@cogeotiff/core';
+import { Errors, isRastileError } from '../../errors.ts';
+import type { Source } from '../../sources/source.ts';
+import { CogSourceAdapter } from './cog-source.ts';
+import { scanIfdChain } from './ifd-scan.ts';
+import type { IfdLayout } from './ifd-layout.ts';
+import { readIfdLayout } from './ifd-layout.ts';
+import { readTag } from './tiff-tags.ts';
+
+export interface TiffFile {
+  readonly source: Source;
+  readonly tiff: Tiff;
+  readonly bigTiff: boolean;
+  readonly littleEndian: boolean;
+  /** One entry per image; the error when that image cannot be read by us. */
+  readonly layouts: Array<IfdLayout | Error>;
+  /** Values of the `firstImageTags` asked for (null when absent), read while the header bytes are at hand. */
+  readonly firstImageTags: Map<number, unknown>;
+}
+
+const READ_SIZE = 16 * 1024;
+
+export async function openTiffFile(
+  source: Source,
+  maxBlockBytes: number,
+  firstImageTags: number[],
+  signal?: AbortSignal,
+): Promise<TiffFile> {
+  const what = `TIFF file '${source.url}'`;
+  // Reads during open are headers and tag arrays; cap them like a block.
+  const adapter = new CogSourceAdapter(source, Math.max(maxBlockBytes * 2, 16 * 1024 * 1024));
+  try {
+    const scan = await scanIfdChain(
+      { cached: (o, l) => adapter.cached(o, l), read: (o, l) => adapter.read(o, l, signal) },
+      what,
+    );
+    let tiff: Tiff;
+    try {
+      tiff = await Tiff.create(adapter, { defaultReadSize: READ_SIZE, signal });
+    } catch (err) {
+      if (isRastileError(err) || isAbort(err)) throw err;
+      throw Errors.invalidFormat(`${what} has an unreadable header: ${(err as Error).message}`, err);
+    }
+    const layouts = await Promise.all(
+      tiff.images.map((image) =>
+        readIfdLayout(image, source, scan.littleEndian, signal).catch((err: unknown) => {
+          if (isAbort(err)) throw err;
+          return err instanceof Error ? err : new Error(String(err));
+        }),
+      ),
+    );
+    const image0 = tiff.images[0];
+    const values = await Promise.all(firstImageTags.map((id) => readTag(image0, id, signal)));
+    const tags = new Map(firstImageTags.map((id, i) => [id, values[i]]));
+    return { source, tiff, bigTiff: scan.bigTiff, littleEndian: scan.littleEndian, layouts, firstImageTags: tags };
+  } finally {
+    adapter.endOpen();
+  }
+}
+
+export const isAbort = (err: unknown): boolean =>
+  err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');

@@ -1,0 +1,130 @@
+/**
+ * Broken and hostile files: a clear RastileError (InvalidFormat / UnsupportedFeature), raised
+ * only when the missing or bad bytes are needed, never a hang or a huge allocation.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { TiffDataset } from '../../src/formats/tiff/tiff-dataset.ts';
+import { createBlockCache } from '../../src/formats/tiff/block-cache.ts';
+import type { Source } from '../../src/sources/source.ts';
+import { expected, fixture, openFixture } from './tiff-fixtures.ts';
+
+/** An in-memory source over (possibly modified) bytes. */
+function memorySource(bytes: Uint8Array, url = 'memory://test.tif'): Source {
+  return {
+    url,
+    size: bytes.length,
+    async fetch(offset: number, length: number): Promise<Uint8Array> {
+      return bytes.slice(offset, Math.min(bytes.length, offset + length));
+    },
+  };
+}
+
+describe('TIFF errors', () => {
+  it('lists the broken fixtures it tests', () => {
+    const broken = Object.entries(expected).filter(([, e]) => e.error !== undefined).map(([n]) => n).sort();
+    assert.deepEqual(broken, [
+      'bad_corrupt_tile.tif', 'bad_cyclic_ifd.tif', 'bad_huge_tiles.tif', 'bad_lzma_unsupported.tif',
+      'bad_not_a_tiff.tif', 'bad_truncated.tif',
+    ]);
+  });
+
+  it('rejects a file that is not a TIFF', async () => {
+    await assert.rejects(openFixture('bad_not_a_tiff.tif'), { kind: 'InvalidFormat', message: /is not a TIFF file/ });
+    await assert.rejects(TiffDataset.open(memorySource(new Uint8Array(0)), { blockCache: createBlockCache(1024) }), {
+      kind: 'InvalidFormat',
+    });
+  });
+
+  it('rejects a looping chain of image directories instead of spinning', async () => {
+    await assert.rejects(openFixture('bad_cyclic_ifd.tif'), { kind: 'InvalidFormat', message: /looping chain/ });
+  });
+
+  it('rejects a directory pointer beyond the end of the file', async () => {
+    const bytes = new Uint8Array(await readFile(fixture('gtiff_nbits1.tif')));
+    new DataView(bytes.buffer).setUint32(4, bytes.length + 1000, true); // first IFD offset (classic, little-endian)
+    await assert.rejects(TiffDataset.open(memorySource(bytes), { blockCache: createBlockCache(1024) }), { kind: 'InvalidFormat' });
+  });
+
+  it('reads what a truncated file still has and fails clearly on the missing blocks', async () => {
+    const good = await openFixture('cog_deflate_pred2_rgb.tif');
+    const cut = await openFixture('bad_truncated.tif');
+    // COG order: overviews first, then full-resolution tiles row by row; the first tile survives
+    const a = await good.readWindow(0, 0, 0, 128, 128, [1, 2, 3]);
+    const b = await cut.readWindow(0, 0, 0, 128, 128, [1, 2, 3]);
+    assert.deepEqual(b.bands, a.bands);
+    const ovr = await cut.readWindow(2, 0, 0, 75, 50, [1]);
+    assert.deepEqual(ovr.bands[0], (await good.readWindow(2, 0, 0, 75, 50, [1])).bands[0]);
+    await assert.rejects(cut.readWindow(0, 256, 128, 44, 72, [1]), { kind: 'InvalidFormat', message: /is truncated/ });
+  });
+
+  it('reports corrupt compressed data of one block, other blocks still read', async () => {
+    const ds = await openFixture('bad_corrupt_tile.tif');
+    const corrupt = expected['bad_corrupt_tile.tif'].corrupt_block!;
+    const across = Math.ceil(ds.width / 64); // 64² tiles
+    const [col, row] = [(corrupt % across) * 64, Math.floor(corrupt / across) * 64];
+    await assert.rejects(ds.readWindow(0, col, row, 10, 10, [1]), { kind: 'InvalidFormat', message: /Corrupt deflate data/ });
+    const ok = await ds.readWindow(0, 0, 0, 64, 64, [1]);
+    assert.equal(ok.bands[0].length, 64 * 64);
+  });
+
+  it('refuses blocks larger than the decode cap without allocating them', async () => {
+    const huge = await openFixture('bad_huge_tiles.tif');
+    assert.deepEqual([huge.levels[0].blockWidth, huge.levels[0].blockHeight], [65535, 65535]);
+    await assert.rejects(huge.readWindow(0, 0, 0, 8, 8, [1]), { kind: 'InvalidFormat', message: /over the 67108864-byte limit/ });
+    const capped = await openFixture('cog_deflate_pred2_rgb.tif', { maxBlockBytes: 10_000 });
+    await assert.rejects(capped.readWindow(0, 0, 0, 8, 8, [1]), { kind: 'InvalidFormat', message: /over the 10000-byte limit/ });
+  });
+
+  it('opens a file with an unknown compression and fails on read with UnsupportedFeature', async () => {
+    const ds = await openFixture('bad_lzma_unsupported.tif');
+    assert.equal(ds.compression, 'LZMA');
+    await assert.rejects(ds.readWindow(0, 0, 0, 4, 4, [1]), { kind: 'UnsupportedFeature', message: 'Unsupported TIFF compression 34925' });
+  });
+
+  it('turns truncated headers and garbage tag values into InvalidFormat', async () => {
+    const bytes = new Uint8Array(await readFile(fixture('gtiff_metadata_int16_point.tif')));
+    for (const cut of [4, 9, 100, 200]) {
+      await assert.rejects(
+        TiffDataset.open(memorySource(bytes.slice(0, cut)), { blockCache: createBlockCache(1024) }),
+        { kind: 'InvalidFormat' },
+        `cut at ${cut}`,
+      );
+    }
+  });
+
+  it('fails clearly when the block offsets point past the end', async () => {
+    const bytes = new Uint8Array(await readFile(fixture('gtiff_none_int16_rps1.tif')));
+    const ds = await TiffDataset.open(memorySource(bytes.slice(0, bytes.length - 200)), { blockCache: createBlockCache(1 << 20) });
+    const ok = await ds.readWindow(0, 0, 0, 160, 10, [1]);
+    assert.equal(ok.bands[0].length, 1600);
+    await assert.rejects(ds.readWindow(0, 0, 80, 160, 10, [1]), { kind: 'InvalidFormat', message: /truncated/ });
+  });
+
+  it('treats every random corruption as an error or a result, never a crash or hang', async () => {
+    const original = new Uint8Array(await readFile(fixture('gtiff_lzw_pred2_uint16_mask.tif')));
+    let seed = 12345;
+    const rand = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    for (let trial = 0; trial < 40; trial++) {
+      const bytes = original.slice();
+      // damage the header area (IFDs and tag arrays live in the first few KB) or random bytes
+      for (let k = 0; k < 6; k++) bytes[Math.floor(rand() * (trial % 2 ? 2048 : bytes.length))] = Math.floor(rand() * 256);
+      try {
+        const ds = await TiffDataset.open(memorySource(bytes, `memory://trial${trial}`), {
+          blockCache: createBlockCache(1 << 20),
+          maxBlockBytes: 1 << 20,
+        });
+        await ds.readWindow(0, 0, 0, Math.min(ds.levels[0].width, 100), Math.min(ds.levels[0].height, 100), [1]);
+      } catch (err) {
+        assert.ok(
+          (err as { kind?: string }).kind !== undefined,
+          `trial ${trial}: expected a RastileError, got ${(err as Error).stack}`,
+        );
+      }
+    }
+  });
+});
