@@ -14,7 +14,7 @@ export interface MaskPlan {
 }
 
 export function planMasks(ds: CogDataset, nodataOverride: number | undefined): MaskPlan {
-  const nodata = nodataOverride ?? ds.tiff.nodata;
+  const nodata = nodataOverride ?? ds.nodata;
   const alphaBand = nodata === null ? ds.tiff.alphaBand : null;
   return { nodata, alphaBand, useDatasetMask: nodata === null && alphaBand === null && ds.tiff.hasDatasetMask };
 }

@@ -11,6 +11,7 @@ import type { BlockCache } from '../../formats/tiff/block-cache.ts';
 import { TiffDataset } from '../../formats/tiff/tiff-dataset.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import { LruCache, SharedPromiseCache } from '../../util/lru-cache.ts';
+import { dtypeRange, isFloat, type DType } from '../../raster/dtype.ts';
 
 export type NodataType = 'Nodata' | 'Alpha' | 'Mask' | 'None';
 
@@ -22,6 +23,8 @@ export interface CogDataset {
   /** Native bounds, normalised (minY < maxY). */
   bounds: Bounds;
   nodataType: NodataType;
+  /** The dataset nodata value GDAL would use (null when absent or not representable in the dtype). */
+  nodata: number | null;
   /** 1-based indexes of the bands that are not alpha. */
   dataBands: number[];
 }
@@ -37,21 +40,23 @@ export interface DatasetContext {
 export async function openCogDataset(location: string, ctx: DatasetContext, signal?: AbortSignal): Promise<CogDataset> {
   const source = await ctx.sources.open(location, signal);
   const local = ctx.sidecars && !/^[a-z][a-z0-9+.-]*:\/\//i.test(location.replace(/^file:\/\//i, ''));
-  const [overviewSource, maskSource] = local
-    ? await Promise.all([ctx.sources.openIfExists(`${location}.ovr`, signal), ctx.sources.openIfExists(`${location}.msk`, signal)])
-    : [undefined, undefined];
+  const [overviewSource, maskSource, maskOverviewSource] = local
+    ? await Promise.all(['.ovr', '.msk', '.msk.ovr'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
+    : [null, null, null];
   const tiff = await TiffDataset.open(source, {
     blockCache: ctx.blockCache,
     overviewSource: overviewSource ?? undefined,
     maskSource: maskSource ?? undefined,
+    maskOverviewSource: maskOverviewSource ?? undefined,
     maxBlockBytes: ctx.maxBlockBytes,
     signal,
   });
   if (tiff.geoTransform === null) throw Errors.badRequest(`'${location}' is not georeferenced (no geotransform)`);
   const crs = crsFromGeoKeys(tiff.geoKeys);
   if (crs === null) throw Errors.invalidCrs(`'${location}' has no coordinate reference system`);
+  const nodata = representableNodata(tiff.nodata, tiff.dtype);
   const nodataType: NodataType =
-    tiff.nodata !== null ? 'Nodata' : tiff.alphaBand !== null ? 'Alpha' : tiff.hasDatasetMask ? 'Mask' : 'None';
+    nodata !== null ? 'Nodata' : tiff.alphaBand !== null ? 'Alpha' : tiff.hasDatasetMask ? 'Mask' : 'None';
   const dataBands: number[] = [];
   for (let b = 1; b <= tiff.count; b++) if (b !== tiff.alphaBand) dataBands.push(b);
   return {
@@ -61,8 +66,19 @@ export async function openCogDataset(location: string, ctx: DatasetContext, sign
     geoTransform: tiff.geoTransform,
     bounds: boundsFromGeoTransform(tiff.geoTransform, tiff.width, tiff.height),
     nodataType,
+    nodata,
     dataBands,
   };
+}
+
+/**
+ * GDAL ignores a nodata value an integer band cannot hold (e.g. -10000 on a Byte band), so the
+ * dataset then has no nodata at all.
+ */
+export function representableNodata(nodata: number | null, dtype: DType): number | null {
+  if (nodata === null || isFloat(dtype)) return nodata;
+  const [lo, hi] = dtypeRange(dtype);
+  return Number.isInteger(nodata) && nodata >= lo && nodata <= hi ? nodata : null;
 }
 
 /** The requested 1-based band indexes (default: every non-alpha band), validated. */

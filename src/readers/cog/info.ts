@@ -25,10 +25,17 @@ export interface Info {
   minmax?: Array<[number, number]>;
 }
 
+/** Bounds as rasterio reports them: for a rectilinear south-up raster minY > maxY (kept as is). */
+function rasterioBounds(ds: CogDataset): Bounds {
+  const gt = ds.geoTransform;
+  if (gt[2] === 0 && gt[4] === 0) return [gt[0], gt[3] + gt[5] * ds.tiff.height, gt[0] + gt[1] * ds.tiff.width, gt[3]];
+  return ds.bounds;
+}
+
 export function cogInfo(ds: CogDataset): Info {
   const t = ds.tiff;
   const info: Info = {
-    bounds: ds.bounds,
+    bounds: rasterioBounds(ds),
     crs: crsInfoString(ds.crs),
     band_metadata: t.bands.map((b, i) => [`b${i + 1}`, { ...b.metadata }]),
     band_descriptions: t.bands.map((b, i) => [`b${i + 1}`, b.description || `b${i + 1}`]),
@@ -44,7 +51,7 @@ export function cogInfo(ds: CogDataset): Info {
     overviews: t.levels.slice(1).map((l) => Math.round(t.width / l.width)),
   };
   if (t.palette) info.colormap = Object.fromEntries(t.palette.map((c, i) => [String(i), c]));
-  if (ds.nodataType === 'Nodata') info.nodata_value = Number.isNaN(t.nodata) ? null : t.nodata;
+  if (ds.nodata !== null) info.nodata_value = Number.isNaN(ds.nodata) ? null : ds.nodata;
   const minmax: Array<[number, number]> = [];
   for (const b of t.bands) {
     const lo = b.metadata['STATISTICS_MINIMUM'];
