@@ -1,0 +1,471 @@
+/**
+ * Per-band statistics with rio-tiler's `get_array_statistics` semantics (spec §3.2, §8.3).
+ *
+ * Everything is derived from the sorted distinct valid values with their pixel counts and summed
+ * coverage weights: small-integer dtypes (8/16-bit) are counted in a direct-index array, other
+ * dtypes are copied as sortable 32/64-bit keys and radix-sorted together with their weights.
+ * No per-pixel allocation. Sum, mean, std and the weighted quantiles are computed per distinct
+ * value, which gives numpy's results up to float64 rounding.
+ *
+ * Accumulation is float64. The reference multiplies the data by float32 coverage (POST) in
+ * float32 and sums with numpy's pairwise float32 sum; here sums are float64 (more accurate,
+ * equal to the reference when the coverage is float64, e.g. GET's all-ones coverage).
+ */
+import { histogramOfDistinct, type HistogramBins } from './histogram.ts';
+import { allocate, dtypeOf, isFloat, type DType, type TypedArray } from './dtype.ts';
+
+export interface BandStatistics {
+  min: number;
+  max: number;
+  mean: number;
+  count: number;
+  sum: number;
+  std: number;
+  median: number;
+  majority: number;
+  minority: number;
+  unique: number;
+  histogram: [number[], number[]];
+  valid_percent: number;
+  masked_pixels: number;
+  valid_pixels: number;
+  [percentile: `percentile_${number}`]: number;
+}
+
+export interface StatisticsOptions {
+  /** Treat values as categories: histogram = [counts, categories] instead of numpy.histogram. */
+  categorical?: boolean;
+  /** Categories to report (cast to the data dtype, like numpy `astype`); default: every distinct value. */
+  categories?: readonly number[];
+  /** Percentiles to report, default [2, 98]. Keys are `percentile_<trunc(p)>`. */
+  percentiles?: readonly number[];
+  /** numpy.histogram `bins`: a bin count or explicit edges. Default 10. */
+  histogramBins?: HistogramBins;
+  /** numpy.histogram `range`. */
+  histogramRange?: readonly [number, number];
+  /** Per-pixel weights in [0, 1] (POST statistics coverage fractions). Default: all ones. */
+  coverage?: Float32Array | Float64Array;
+}
+
+/** Sorted distinct valid values with their pixel counts and (optional) summed coverage weights. */
+interface Distinct {
+  keys: Float64Array;
+  counts: Float64Array;
+  /** Summed coverage weight per key; null when there is no coverage (weights = counts). */
+  weights: Float64Array | null;
+  n: number;
+  validPixels: number;
+}
+
+/**
+ * Statistics of one band. `mask`: 255 (any non-zero) = valid, 0 = masked. NaN and ±Inf are
+ * always masked. Values that cannot be computed (no valid pixel) are NaN (the HTTP layer prints null).
+ */
+export function bandStatistics(values: TypedArray, mask: Uint8Array, options: StatisticsOptions = {}): BandStatistics {
+  const npix = values.length;
+  if (mask.length !== npix) throw new Error(`mask length ${mask.length} != values length ${npix}`);
+  const coverage = options.coverage;
+  if (coverage && coverage.length !== npix) throw new Error(`coverage length ${coverage.length} != values length ${npix}`);
+  const dtype = dtypeOf(values);
+  const percentiles = options.percentiles && options.percentiles.length > 0 ? options.percentiles : [2, 98];
+
+  const d = distinctValues(values, mask, coverage, dtype);
+  const { keys, counts, n, validPixels } = d;
+  const weights = d.weights ?? counts;
+
+  let coveragePixels = npix;
+  if (coverage) {
+    coveragePixels = 0;
+    for (let i = 0; i < npix; i++) if (coverage[i] !== 0) coveragePixels++;
+  }
+  const validPercent = coveragePixels === 0 ? 0 : pyRound(Math.min(validPixels / coveragePixels, 1) * 100, 2);
+
+  let histogram: [number[], number[]];
+  if (options.categorical) histogram = categoricalHistogram(d, dtype, options.categories);
+  else {
+    const h = histogramOfDistinct(keys, counts, n, dtype, options.histogramBins ?? 10, options.histogramRange);
+    histogram = [h.counts, h.edges];
+  }
+
+  let count = 0;
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    count += weights[k];
+    sum += keys[k] * weights[k];
+  }
+  let mean = NaN;
+  let std = NaN;
+  let median = NaN;
+  let majority = NaN;
+  let minority = NaN;
+  let min = NaN;
+  let max = NaN;
+  const pvalues: number[] = percentiles.map(() => NaN);
+  if (n > 0) {
+    min = keys[0];
+    max = keys[n - 1];
+    mean = sum / count;
+    if (count > 0) {
+      let ss = 0;
+      for (let k = 0; k < n; k++) {
+        const dv = keys[k] - mean;
+        ss += weights[k] * dv * dv;
+      }
+      std = Math.sqrt(ss / count);
+    }
+    // Weighted quantiles: first value whose cumulative weight reaches q·Σw (left-sided search).
+    const cum = new Float64Array(n);
+    let c = 0;
+    for (let k = 0; k < n; k++) cum[k] = c += weights[k];
+    median = quantile(keys, cum, n, 0.5);
+    for (let i = 0; i < percentiles.length; i++) pvalues[i] = quantile(keys, cum, n, percentiles[i] / 100);
+    let maxK = 0;
+    let minK = 0;
+    for (let k = 1; k < n; k++) {
+      if (counts[k] > counts[maxK]) maxK = k;
+      if (counts[k] < counts[minK]) minK = k;
+    }
+    majority = keys[maxK];
+    minority = keys[minK];
+  }
+
+  const out: BandStatistics = {
+    min,
+    max,
+    mean,
+    count,
+    sum,
+    std,
+    median,
+    majority,
+    minority,
+    unique: n,
+    histogram,
+    valid_percent: validPercent,
+    masked_pixels: npix - validPixels,
+    valid_pixels: validPixels,
+  };
+  for (let i = 0; i < percentiles.length; i++) out[`percentile_${Math.trunc(percentiles[i])}`] = pvalues[i];
+  return out;
+}
+
+/** First key whose cumulative weight is >= q·total (numpy searchsorted 'left' on the cumsum). */
+function quantile(keys: Float64Array, cum: Float64Array, n: number, q: number): number {
+  const t = q * cum[n - 1];
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cum[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  // q > 1 would index past the end in the reference (an error there); clamp to the largest value.
+  return keys[Math.min(lo, n - 1)];
+}
+
+function categoricalHistogram(d: Distinct, dtype: DType, categories: readonly number[] | undefined): [number[], number[]] {
+  if (!categories || categories.length === 0) {
+    return [Array.from(d.counts.subarray(0, d.n)), Array.from(d.keys.subarray(0, d.n))];
+  }
+  // numpy.array(categories).astype(dtype): truncation and wrap-around for integers, rounding to float32.
+  const cast = allocate(dtype, categories.length);
+  for (let i = 0; i < categories.length; i++) cast[i] = isFloat(dtype) ? categories[i] : Math.trunc(categories[i]);
+  const cats = Array.from(cast, Number);
+  const counts = cats.map((v) => {
+    let lo = 0;
+    let hi = d.n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (d.keys[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < d.n && d.keys[lo] === v ? d.counts[lo] : 0;
+  });
+  return [counts, cats];
+}
+
+function distinctValues(
+  values: TypedArray,
+  mask: Uint8Array,
+  coverage: Float32Array | Float64Array | undefined,
+  dtype: DType,
+): Distinct {
+  switch (dtype) {
+    case 'uint8':
+      return countSmallInts(values, mask, coverage, 256, 0);
+    case 'int8':
+      return countSmallInts(values, mask, coverage, 256, 128);
+    case 'uint16':
+      return countSmallInts(values, mask, coverage, 65536, 0);
+    case 'int16':
+      return countSmallInts(values, mask, coverage, 65536, 32768);
+    default:
+      return sortDistinct(values, mask, coverage, dtype);
+  }
+}
+
+/** Direct-index counting for 8/16-bit integers (value + offset in [0, size)). */
+function countSmallInts(
+  values: TypedArray,
+  mask: Uint8Array,
+  coverage: Float32Array | Float64Array | undefined,
+  size: number,
+  offset: number,
+): Distinct {
+  const hist = new Float64Array(size);
+  const wsum = coverage ? new Float64Array(size) : null;
+  const npix = values.length;
+  if (wsum && coverage) {
+    for (let i = 0; i < npix; i++) {
+      if (mask[i] === 0) continue;
+      const j = values[i] + offset;
+      hist[j]++;
+      wsum[j] += coverage[i];
+    }
+  } else {
+    for (let i = 0; i < npix; i++) if (mask[i] !== 0) hist[values[i] + offset]++;
+  }
+  let n = 0;
+  for (let j = 0; j < size; j++) if (hist[j] > 0) n++;
+  const keys = new Float64Array(n);
+  const counts = new Float64Array(n);
+  const weights = wsum ? new Float64Array(n) : null;
+  let k = 0;
+  let valid = 0;
+  for (let j = 0; j < size; j++) {
+    if (hist[j] === 0) continue;
+    keys[k] = j - offset;
+    counts[k] = hist[j];
+    if (weights && wsum) weights[k] = wsum[j];
+    valid += hist[j];
+    k++;
+  }
+  return { keys, counts, weights, n, validPixels: valid };
+}
+
+/**
+ * Copy the valid values as order-preserving unsigned keys (with their coverage weights), sort
+ * them with an LSD radix sort and run-length encode. Hand-written: the typed-array sort takes
+ * about 110 ms for 1M floats and cannot carry the weights along; this is several times faster.
+ */
+function sortDistinct(
+  values: TypedArray,
+  mask: Uint8Array,
+  coverage: Float32Array | Float64Array | undefined,
+  dtype: DType,
+): Distinct {
+  const npix = values.length;
+  const float = isFloat(dtype);
+  let valid = 0;
+  if (float) {
+    for (let i = 0; i < npix; i++) if (mask[i] !== 0 && values[i] - values[i] === 0) valid++;
+  } else {
+    for (let i = 0; i < npix; i++) if (mask[i] !== 0) valid++;
+  }
+  const wide = dtype === 'float64';
+  const keys: SortKeys = {
+    lo: new Uint32Array(valid),
+    hi: wide ? new Uint32Array(valid) : null,
+    w: coverage ? new Float64Array(valid) : null,
+  };
+  if (dtype === 'float32') gatherFloat32(values as Float32Array, mask, coverage, keys);
+  else if (wide) gatherFloat64(values as Float64Array, mask, coverage, keys);
+  else gatherInt(values, mask, coverage, keys, dtype === 'int32' ? 0x80000000 : 0);
+  const sorted = radixSort(keys);
+  const decoded = decodeKeys(sorted, dtype);
+
+  // run-length encode; -0 and +0 compare equal here, like numpy.unique
+  let n = 0;
+  for (let i = 0; i < valid; i++) if (i === 0 || decoded[i] !== decoded[i - 1]) n++;
+  const out = new Float64Array(n);
+  const counts = new Float64Array(n);
+  const weights = sorted.w ? new Float64Array(n) : null;
+  let k = -1;
+  const sw = sorted.w;
+  for (let i = 0; i < valid; i++) {
+    if (i === 0 || decoded[i] !== decoded[i - 1]) out[++k] = decoded[i];
+    counts[k]++;
+  }
+  if (weights && sw) {
+    k = -1;
+    for (let i = 0; i < valid; i++) {
+      if (i === 0 || decoded[i] !== decoded[i - 1]) k++;
+      weights[k] += sw[i];
+    }
+  }
+  return { keys: out, counts, weights, n, validPixels: valid };
+}
+
+interface SortKeys {
+  lo: Uint32Array;
+  hi: Uint32Array | null;
+  w: Float64Array | null;
+}
+
+/** float32 bits → unsigned key in value order (negative: all bits flipped; positive: sign bit set). */
+function gatherFloat32(values: Float32Array, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys): void {
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  const { lo, w } = k;
+  let j = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (mask[i] === 0 || values[i] - values[i] !== 0) continue;
+    const b = bits[i];
+    lo[j] = b >>> 31 === 1 ? ~b >>> 0 : (b | 0x80000000) >>> 0;
+    if (w && coverage) w[j] = coverage[i];
+    j++;
+  }
+}
+
+function gatherFloat64(values: Float64Array, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys): void {
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
+  const { lo, hi, w } = k;
+  const h32 = hi as Uint32Array;
+  let j = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (mask[i] === 0 || values[i] - values[i] !== 0) continue;
+    const h = bits[2 * i + 1];
+    const l = bits[2 * i];
+    const neg = h >>> 31 === 1;
+    h32[j] = neg ? ~h >>> 0 : (h | 0x80000000) >>> 0;
+    lo[j] = neg ? ~l >>> 0 : l;
+    if (w && coverage) w[j] = coverage[i];
+    j++;
+  }
+}
+
+/** int32 (flip = 0x80000000) or uint32 (flip = 0) values. */
+function gatherInt(values: TypedArray, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys, flip: number): void {
+  const { lo, w } = k;
+  let j = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (mask[i] === 0) continue;
+    lo[j] = (values[i] ^ flip) >>> 0;
+    if (w && coverage) w[j] = coverage[i];
+    j++;
+  }
+}
+
+function decodeKeys(k: SortKeys, dtype: DType): Float64Array {
+  const n = k.lo.length;
+  const out = new Float64Array(n);
+  const lo = k.lo;
+  if (dtype === 'float32') {
+    const f = new Float32Array(1);
+    const u = new Uint32Array(f.buffer);
+    for (let i = 0; i < n; i++) {
+      const b = lo[i];
+      u[0] = b >>> 31 === 0 ? ~b >>> 0 : b & 0x7fffffff;
+      out[i] = f[0];
+    }
+  } else if (dtype === 'float64') {
+    const hi = k.hi as Uint32Array;
+    const f = new Float64Array(1);
+    const u = new Uint32Array(f.buffer);
+    for (let i = 0; i < n; i++) {
+      const h = hi[i];
+      const neg = h >>> 31 === 0;
+      u[1] = neg ? ~h >>> 0 : h & 0x7fffffff;
+      u[0] = neg ? ~lo[i] >>> 0 : lo[i];
+      out[i] = f[0];
+    }
+  } else if (dtype === 'int32') {
+    for (let i = 0; i < n; i++) out[i] = (lo[i] ^ 0x80000000) | 0;
+  } else {
+    for (let i = 0; i < n; i++) out[i] = lo[i];
+  }
+  return out;
+}
+
+/**
+ * Stable LSD radix sort by the unsigned (hi, lo) keys, 11 bits per pass (2048 buckets keep the
+ * scatter cache-friendly), carrying the weights. Passes whose digit is constant are skipped.
+ */
+function radixSort(keys: SortKeys): SortKeys {
+  const n = keys.lo.length;
+  let cur = keys;
+  let tmp: SortKeys = {
+    lo: new Uint32Array(n),
+    hi: keys.hi ? new Uint32Array(n) : null,
+    w: keys.w ? new Float64Array(n) : null,
+  };
+  const count = new Uint32Array(2048);
+  const words: Array<'lo' | 'hi'> = keys.hi ? ['lo', 'hi'] : ['lo'];
+  for (const word of words) {
+    for (const shift of [0, 11, 22]) {
+      const src = cur[word] as Uint32Array;
+      count.fill(0);
+      for (let i = 0; i < n; i++) count[(src[i] >>> shift) & 0x7ff]++;
+      if (n === 0 || count[(src[0] >>> shift) & 0x7ff] === n) continue;
+      let sum = 0;
+      for (let d = 0; d < 2048; d++) {
+        const c = count[d];
+        count[d] = sum;
+        sum += c;
+      }
+      scatter(src, shift, count, cur, tmp);
+      const t = cur;
+      cur = tmp;
+      tmp = t;
+    }
+  }
+  return cur;
+}
+
+function scatter(src: Uint32Array, shift: number, count: Uint32Array, from: SortKeys, to: SortKeys): void {
+  const n = src.length;
+  const sLo = from.lo;
+  const dLo = to.lo;
+  const sHi = from.hi;
+  const dHi = to.hi;
+  const sW = from.w;
+  const dW = to.w;
+  // one loop per payload combination keeps each loop monomorphic and branch-free
+  if (sHi && dHi && sW && dW) {
+    for (let i = 0; i < n; i++) {
+      const pos = count[(src[i] >>> shift) & 0x7ff]++;
+      dLo[pos] = sLo[i];
+      dHi[pos] = sHi[i];
+      dW[pos] = sW[i];
+    }
+  } else if (sHi && dHi) {
+    for (let i = 0; i < n; i++) {
+      const pos = count[(src[i] >>> shift) & 0x7ff]++;
+      dLo[pos] = sLo[i];
+      dHi[pos] = sHi[i];
+    }
+  } else if (sW && dW) {
+    for (let i = 0; i < n; i++) {
+      const pos = count[(src[i] >>> shift) & 0x7ff]++;
+      dLo[pos] = sLo[i];
+      dW[pos] = sW[i];
+    }
+  } else {
+    for (let i = 0; i < n; i++) dLo[count[(src[i] >>> shift) & 0x7ff]++] = sLo[i];
+  }
+}
+
+/**
+ * Python's round(x, ndigits): correctly rounded from the exact binary value, ties to even.
+ * (Number.toFixed rounds ties away from zero, so the tie case is decided from the exact digits.)
+ */
+export function pyRound(x: number, ndigits: number): number {
+  if (!Number.isFinite(x)) return x;
+  const exact = Math.abs(x).toFixed(100); // every double below 1e21 has a finite decimal expansion
+  const dot = exact.indexOf('.');
+  const cut = dot + 1 + ndigits;
+  const head = exact.slice(0, cut);
+  const rest = exact.slice(cut);
+  let up = false;
+  if (rest[0] > '5') up = true;
+  else if (rest[0] === '5') {
+    if (/[1-9]/.test(rest.slice(1))) up = true;
+    else {
+      const lastDigit = head[head.length - 1] === '.' ? head[head.length - 2] : head[head.length - 1];
+      up = Number(lastDigit) % 2 === 1;
+    }
+  }
+  let r = Number(head);
+  if (up) r += 10 ** -ndigits;
+  r = Number(r.toFixed(ndigits));
+  return x < 0 ? -r : r;
+}
