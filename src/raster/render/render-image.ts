@@ -1,0 +1,90 @@
+/**
+ * The image rendering pipeline (TiTiler §6.1 steps 4–8): rescale, color formula, colormap,
+ * format choice, dtype coercion, encoding. Input is the reader's ImageData; output the encoded
+ * body and its media type.
+ *
+ * Deviations from TiTiler: masks stay correct for every dtype (valid = 255, masked = 0 in PNG
+ * and WebP alpha; TiTiler's float masks become fully transparent); a colormap on multi-band
+ * data, a color formula on float data and JP2 output are 400-class errors instead of 500s.
+ */
+import { RastileError } from '../../errors.ts';
+import { applyColormap } from '../colormap/apply.ts';
+import type { ColorMap } from '../colormap/types.ts';
+import type { ImageData, Rgba } from '../image-data.ts';
+import { hasTransparentPixel, toCanvas, type Canvas } from './canvas.ts';
+import { applyColorFormula } from './color-formula-apply.ts';
+import type { ColorFormula } from './color-formula-parse.ts';
+import { coerceDtype } from './dtype-coerce.ts';
+import { encodeCanvas } from './encode-canvas.ts';
+import { mediaType, type ImageFormat } from './formats.ts';
+import { rangeForBand, rescaleBand } from './rescale.ts';
+
+export interface RenderOptions {
+  /** undefined = automatic choice (§5.2): PNG if any pixel is transparent, else JPEG. */
+  format?: ImageFormat;
+  /** One [min, max] per band, or the first one for all bands when the counts differ. */
+  rescale?: Array<[number, number]>;
+  colorFormula?: ColorFormula;
+  /** User colormap; when absent, the image's own palette applies to 1-band data. */
+  colormap?: ColorMap;
+  /** Write the mask as alpha / extra band (TiTiler `return_mask`, default true). */
+  returnMask: boolean;
+}
+
+export interface Rendered {
+  body: Buffer;
+  contentType: string;
+  format: ImageFormat;
+}
+
+export async function renderImage(img: ImageData, options: RenderOptions): Promise<Rendered> {
+  if (options.format === 'jp2') {
+    throw new RastileError('UnsupportedFeature', 'JPEG2000 output is not supported by this server');
+  }
+  const canvas = postProcess(img, options);
+  const format = options.format ?? (hasTransparentPixel(canvas.alpha) ? 'png' : 'jpeg');
+  const coerced = coerceDtype(canvas, format, options.format === undefined, img.datasetStatistics);
+  const body = await encodeCanvas(coerced, format, options.returnMask, img);
+  return { body, contentType: mediaType(format), format };
+}
+
+/** Steps 4–6: rescale, color formula, colormap. */
+export function postProcess(img: ImageData, options: Omit<RenderOptions, 'format' | 'returnMask'>): Canvas {
+  let canvas = toCanvas(img);
+  if (options.rescale && options.rescale.length > 0) {
+    const ranges = options.rescale;
+    const count = canvas.bands.length;
+    const bands = canvas.bands.map((b, k) => rescaleBand(b, canvas.masks[k], rangeForBand(ranges, k, count)));
+    canvas = { ...canvas, dtype: 'uint8', bands };
+  }
+  if (options.colorFormula) {
+    canvas = { ...canvas, dtype: 'uint8', bands: applyColorFormula(canvas.bands, canvas.dtype, options.colorFormula) };
+  }
+  const cmap = options.colormap ?? (img.colormap && canvas.bands.length === 1 ? paletteColormap(img.colormap) : undefined);
+  if (cmap) canvas = colorize(canvas, cmap);
+  return canvas;
+}
+
+function colorize(canvas: Canvas, cmap: ColorMap): Canvas {
+  if (canvas.bands.length !== 1) throw new RastileError('BadRequest', 'Source data must be 1 band');
+  const n = canvas.width * canvas.height;
+  const { rgba } = applyColormap(canvas.bands[0], canvas.alpha, cmap);
+  const alpha = rgba.subarray(3 * n);
+  return {
+    ...canvas,
+    dtype: 'uint8',
+    bands: [rgba.subarray(0, n), rgba.subarray(n, 2 * n), rgba.subarray(2 * n, 3 * n)],
+    masks: [alpha, alpha, alpha],
+    alpha,
+  };
+}
+
+/** A dataset palette (GDAL colour table) as a colormap: a LUT when it covers exactly 0..255. */
+export function paletteColormap(palette: Map<number, Rgba>): ColorMap {
+  if (palette.size === 256 && [...palette.keys()].every((k) => k >= 0 && k <= 255 && Number.isInteger(k))) {
+    const table = new Uint8Array(1024);
+    for (const [k, c] of palette) table.set(c, k * 4);
+    return { kind: 'lut', table };
+  }
+  return { kind: 'discrete', entries: palette };
+}
