@@ -3,7 +3,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { registerAppRoutes } from './factories/app-routes.ts';
-import { registerCogDatasetRoutes } from './factories/cog-dataset-routes.ts';
+import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
+import { registerColormapRoutes } from './factories/colormap-routes.ts';
+import { registerCogRouter } from './factories/cog-router.ts';
+import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
@@ -28,7 +31,10 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
 
   registerAppRoutes(app, registry);
   registerTmsRoutes(app, registry);
-  registerCogDatasetRoutes(app, registry, services, '/cog');
+  registerAlgorithmRoutes(app, registry);
+  registerColormapRoutes(app, registry, config.limits.maxImageSide);
+  registerStaticRoutes(app);
+  registerCogRouter(app, registry, services, '/cog');
   return app;
 }
 

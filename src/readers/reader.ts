@@ -55,5 +55,6 @@ export interface DatasetReader {
   part(request: PartRequest, signal?: AbortSignal): Promise<ImageData>;
   preview(request: PreviewRequest, signal?: AbortSignal): Promise<ImageData>;
   tile(tms: TileMatrixSet, x: number, y: number, z: number, request: TileRequest, signal?: AbortSignal): Promise<ImageData>;
-  point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<PointValues>;
+  /** The 1×1 image of the pixel containing the point (rio-tiler `point`); outside → PointOutsideBounds. */
+  point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<ImageData>;
 }

@@ -1,12 +1,8 @@
 /** `algorithm` + `algorithm_params` (TiTiler PostProcessParams). */
 import { fail, Problems } from '../validation/issues.ts';
 import { P } from '../validation/params.ts';
+import { ALGORITHM_IDS } from '../../raster/algorithms/index.ts';
 
-export const ALGORITHM_IDS = [
-  'hillshade', 'slope', 'contours', 'normalizedIndex', 'terrarium', 'terrainrgb', 'cast', 'ceil', 'floor',
-  'min', 'max', 'median', 'mean', 'std', 'var', 'sum', 'grayscale', 'bitonal',
-] as const;
-export type AlgorithmId = (typeof ALGORITHM_IDS)[number];
 
 export const algorithmParams = {
   algorithm: P.literal(ALGORITHM_IDS).describe('Algorithm name.'),

@@ -9,7 +9,7 @@ import { transformBounds, transformPoint } from '../../geo/transform.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { applyBuffer, outputSize, vrtGrid, windowFromBounds, boundsOfWindow, roundWindowOutward } from '../part-plan.ts';
 import type { ReadOptions } from '../read-options.ts';
-import type { DatasetReader, PartRequest, PointValues, PreviewRequest, TileRequest } from '../reader.ts';
+import type { DatasetReader, PartRequest, PreviewRequest, TileRequest } from '../reader.ts';
 import type { CogDataset } from './cog-dataset.ts';
 import { readWarpedImage } from './read-warped.ts';
 import { readWindowImage } from './read-window.ts';
@@ -147,7 +147,7 @@ export class CogReader implements DatasetReader {
     );
   }
 
-  async point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<PointValues> {
+  async point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<ImageData> {
     const [px, py] = sameCrs(coordCrs, this.ds.crs) ? [x, y] : transformPoint(coordCrs, this.ds.crs, x, y);
     const [minx, miny, maxx, maxy] = this.ds.bounds;
     if (!(minx < px && px < maxx && miny < py && py < maxy)) throw Errors.pointOutsideBounds();
@@ -155,13 +155,7 @@ export class CogReader implements DatasetReader {
     const eps = Number.EPSILON;
     const col = Math.floor(inv[0] + (px + eps) * inv[1] + (py - eps) * inv[2]);
     const row = Math.floor(inv[3] + (px + eps) * inv[4] + (py - eps) * inv[5]);
-    const img = await readWindowImage(this.ds, { col, row, width: 1, height: 1 }, 1, 1, options, signal);
-    return {
-      coordinates: [x, y],
-      values: img.bands.map((b, i) => (img.masks[i][0] ? b[0] : null)),
-      bandNames: img.bandNames,
-      bandDescriptions: img.bandDescriptions,
-    };
+    return readWindowImage(this.ds, { col, row, width: 1, height: 1 }, 1, 1, options, signal);
   }
 
   private checkSize(width: number, height: number): void {

@@ -1,0 +1,55 @@
+/**
+ * From an ImageData to an HTTP image response: algorithm, rendering (rescale, color formula,
+ * colormap, format choice, encoding) and TiTiler's Content-Bbox / Content-Crs headers.
+ */
+import { crsUri } from '../../geo/crs.ts';
+import { applyAlgorithm, validateAlgorithmParams } from '../../raster/algorithms/index.ts';
+import { getColormap, type ColorMap } from '../../raster/colormap/index.ts';
+import type { ImageData } from '../../raster/image-data.ts';
+import { renderImage, type ColorFormula, type ImageFormat } from '../../raster/render/index.ts';
+import { pyFloat } from '../py-repr.ts';
+import type { HandlerResult } from '../route.ts';
+
+export interface AlgorithmChoice {
+  algorithm?: string;
+  algorithm_params?: Record<string, unknown>;
+}
+
+/** Validates the algorithm parameters up front (400 on bad values) and returns the post-process step. */
+export function postProcessFor(p: AlgorithmChoice): (img: ImageData) => ImageData {
+  if (!p.algorithm) return (img) => img;
+  const id = p.algorithm;
+  const params = validateAlgorithmParams(id, p.algorithm_params ?? {});
+  return (img) => applyAlgorithm(id, params, img);
+}
+
+export interface RenderChoice {
+  rescale?: Array<[number, number]>;
+  color_formula?: ColorFormula;
+  return_mask: boolean;
+  colormap_name?: string;
+  colormap?: ColorMap | null;
+}
+
+export function colormapOf(p: RenderChoice): ColorMap | undefined {
+  if (p.colormap_name) return { kind: 'lut', table: getColormap(p.colormap_name) };
+  return p.colormap ?? undefined;
+}
+
+export function imageHeaders(img: ImageData): Record<string, string> {
+  const headers: Record<string, string> = { 'content-bbox': img.bounds.map(pyFloat).join(',') };
+  const uri = crsUri(img.crs);
+  if (uri) headers['content-crs'] = `<${uri}>`;
+  return headers;
+}
+
+export async function imageResponse(img: ImageData, format: ImageFormat | undefined, p: RenderChoice): Promise<HandlerResult> {
+  const out = await renderImage(img, {
+    format,
+    rescale: p.rescale,
+    colorFormula: p.color_formula,
+    colormap: colormapOf(p),
+    returnMask: p.return_mask,
+  });
+  return { kind: 'body', body: out.body, contentType: out.contentType, headers: imageHeaders(img) };
+}

@@ -1,0 +1,185 @@
+/** Tiles, TileJSON, the map page and WMTS capabilities (TiTiler 2.x semantics, `tilesize`). */
+import type { FastifyInstance } from 'fastify';
+import { Errors } from '../../errors.ts';
+import { getTileMatrixSet, TMS_IDS } from '../../geo/tms.ts';
+import { IMAGE_FORMATS, mediaType } from '../../raster/render/index.ts';
+import { mapPage } from '../pages/map-page.ts';
+import { wmtsCapabilities } from '../pages/wmts.ts';
+import { algorithmParams } from '../params/algorithm.ts';
+import { datasetParams } from '../params/dataset.ts';
+import { colormapParams, renderParams } from '../params/render.ts';
+import { tileBufferParams, tileJsonParams, tilesizeParam } from '../params/tile.ts';
+import { tmsPathParam } from '../params/tms.ts';
+import { encodePairs, queryPairs } from '../query-string.ts';
+import { registerRoute, type ResponseDoc, type RouteRegistry } from '../route.ts';
+import { P, type ParamDefs } from '../validation/params.ts';
+import type { ImageBackend } from './backend.ts';
+import { imageResponse, postProcessFor } from './image-output.ts';
+import { readOptions } from './statistics-routes.ts';
+
+const IMAGE_RESPONSE: Record<number, ResponseDoc> = {
+  200: { description: 'Return an image.', content: Object.fromEntries([...new Set(IMAGE_FORMATS.map(mediaType))].map((m) => [m, {}])) },
+};
+
+/** Query keys TiTiler drops from the tile URL of a TileJSON / map page. */
+const TILEJSON_DROP = ['tilematrixsetid', 'tile_format', 'minzoom', 'maxzoom'];
+
+export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>): void {
+  const { prefix } = backend;
+  const tags = [backend.tag];
+  const op = prefix.slice(1);
+  const tileParams = { ...backend.params, ...tileBufferParams, ...datasetParams, ...algorithmParams, ...colormapParams, ...renderParams };
+  const zxy = {
+    z: P.int().path().describe('Identifier (Z) selecting one of the scales defined in the TileMatrixSet.'),
+    x: P.int().path().describe('Column (X) index of the tile on the selected TileMatrix.'),
+    y: P.int().path().describe('Row (Y) index of the tile on the selected TileMatrix.'),
+  };
+
+  for (const withFormat of [true, false]) {
+    registerRoute(app, registry, {
+      method: 'GET',
+      path: `${prefix}/tiles/{tileMatrixSetId}/{z}/{x}/{y}${withFormat ? '.{format}' : ''}`,
+      operationId: `${op}_tile${withFormat ? '_format' : ''}`,
+      summary: 'Create a map tile.',
+      description: withFormat ? undefined : 'Without a format the output is PNG when any pixel is masked, else JPEG.',
+      tags,
+      params: {
+        ...tmsPathParam,
+        ...zxy,
+        ...(withFormat ? { format: P.enumeration(IMAGE_FORMATS).path().describe('Output image type.') } : {}),
+        ...tilesizeParam,
+        ...tileParams,
+      },
+      responses: IMAGE_RESPONSE,
+      handler: async ({ params, signal }) => {
+        const p = params as typeof params & { format?: (typeof IMAGE_FORMATS)[number] };
+        const tms = getTileMatrixSet(p.tileMatrixSetId);
+        const post = postProcessFor(p);
+        const reader = await backend.open(p, signal);
+        tms.matrix(p.z); // 400 for zooms the TMS cannot define
+        if (!reader.tileExists(tms, p.x, p.y, p.z)) throw Errors.tileOutsideBounds(p.x, p.y, p.z);
+        const img = await reader.tile(tms, p.x, p.y, p.z, { ...readOptions(p), tilesize: p.tilesize, buffer: p.buffer, padding: p.padding }, signal);
+        return imageResponse(post(img), p.format, p);
+      },
+    });
+  }
+
+  const tileJsonParamsAll = { ...tilesizeParam, ...tileJsonParams, ...tileParams };
+  const tilejson = async (
+    tmsId: string,
+    p: { tilesize?: number; tile_format?: string; minzoom?: number; maxzoom?: number },
+    url: string,
+    baseUrl: string,
+    defaultTilesize: number,
+    open: () => Promise<{ reader: Awaited<ReturnType<ImageBackend<D>['open']>>; extras: Record<string, unknown> }>,
+  ): Promise<Record<string, unknown>> => {
+    const tms = getTileMatrixSet(tmsId);
+    const { reader, extras } = await open();
+    const zooms = reader.zoomRange(tms);
+    const minzoom = p.minzoom ?? zooms.minzoom;
+    const maxzoom = p.maxzoom ?? zooms.maxzoom;
+    const b = reader.boundsIn(tms.geographicCrs);
+    const pairs = queryPairs(url, TILEJSON_DROP);
+    if (!pairs.some(([k]) => k === 'tilesize')) pairs.push(['tilesize', String(defaultTilesize)]);
+    const ext = p.tile_format ? `.${p.tile_format}` : '';
+    return {
+      tilejson: '3.0.0',
+      version: '1.0.0',
+      scheme: 'xyz',
+      tiles: [`${baseUrl}${prefix}/tiles/${tms.id}/{z}/{x}/{y}${ext}${encodePairs(pairs)}`],
+      minzoom,
+      maxzoom,
+      bounds: b,
+      center: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, minzoom],
+      ...extras,
+    };
+  };
+
+  for (const inPath of [true, false]) {
+    registerRoute(app, registry, {
+      method: 'GET',
+      path: inPath ? `${prefix}/{tileMatrixSetId}/tilejson.json` : `${prefix}/tilejson.json`,
+      operationId: `${op}_tilejson${inPath ? '' : '_default_tms'}`,
+      summary: 'Return a TileJSON 3.0.0 document.',
+      tags,
+      params: inPath
+        ? { ...tmsPathParam, ...tileJsonParamsAll }
+        : { tileMatrixSetId: P.literal(TMS_IDS).default('WebMercatorQuad').describe('Tile matrix set (default WebMercatorQuad).'), ...tileJsonParamsAll },
+      responses: { 200: { description: 'TileJSON.', content: { 'application/json': {} } } },
+      handler: async ({ params: p, request, baseUrl, signal }) => {
+        postProcessFor(p); // validate algorithm parameters, as tiles would
+        const data = await tilejson(p.tileMatrixSetId as string, p, request.url, baseUrl, 512, async () => ({
+          reader: await backend.open(p, signal),
+          extras: backend.tileJsonExtras ? await backend.tileJsonExtras(p, signal) : {},
+        }));
+        return { kind: 'json', data };
+      },
+    });
+  }
+
+  for (const inPath of [true, false]) {
+    registerRoute(app, registry, {
+      method: 'GET',
+      path: inPath ? `${prefix}/{tileMatrixSetId}/map.html` : `${prefix}/map.html`,
+      operationId: `${op}_map${inPath ? '' : '_default_tms'}`,
+      summary: 'Map viewer of the dataset (MapLibre GL JS for WebMercatorQuad, a tile-grid viewer for the other TMSs).',
+      tags,
+      params: inPath
+        ? { ...tmsPathParam, ...tileJsonParamsAll }
+        : { tileMatrixSetId: P.literal(TMS_IDS).default('WebMercatorQuad').describe('Tile matrix set (default WebMercatorQuad).'), ...tileJsonParamsAll },
+      responses: { 200: { description: 'HTML page.', content: { 'text/html': {} } } },
+      handler: async ({ params: p, request, baseUrl, signal }) => {
+        postProcessFor(p);
+        await backend.open(p, signal); // fail early (404/403/…) rather than serving a page of broken tiles
+        const tmsId = p.tileMatrixSetId as string;
+        const all = queryPairs(request.url, []);
+        if (!all.some(([k]) => k === 'tilesize')) all.push(['tilesize', '256']);
+        const pointDrop = ['tilesize', 'tile_format', 'minzoom', 'maxzoom', 'buffer', 'padding', 'colormap', 'colormap_name', 'tilematrixsetid', 'rescale', 'color_formula', 'return_mask'];
+        const body = mapPage({
+          title: backend.layerTitle(p),
+          tms: getTileMatrixSet(tmsId).toJSON() as Record<string, unknown>,
+          tilejsonUrl: `${baseUrl}${prefix}/${tmsId}/tilejson.json${encodePairs(all.filter(([k]) => k.toLowerCase() !== 'tilematrixsetid'))}`,
+          pointUrl: `${baseUrl}${prefix}/point/{lon},{lat}${encodePairs(queryPairs(request.url, pointDrop))}`,
+          staticBase: `${baseUrl}/static`,
+        });
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body };
+      },
+    });
+  }
+
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: `${prefix}/WMTSCapabilities.xml`,
+    operationId: `${op}_wmts`,
+    summary: 'OGC WMTS 1.0.0 capabilities (RESTful) for the 13 tile matrix sets.',
+    tags,
+    params: {
+      tile_format: P.enumeration(IMAGE_FORMATS).default('png').describe('Output image type. Default is png.'),
+      use_epsg: P.bool().default(false).describe('Use EPSG code, not opengis.net, for the ows:SupportedCRS in the TileMatrixSet.'),
+      zooms: P.pattern(/^(\*|\w+)::\d+,\d+$/, '^(\\*|\\w+)::\\d+,\\d+$').list().describe('Zoom range per TMS: `WebMercatorQuad::0,5` or `*::0,1`.'),
+      ...tileParams,
+    },
+    responses: { 200: { description: 'WMTS capabilities document.', content: { 'application/xml': {} } } },
+    handler: async ({ params: p, request, baseUrl, signal }) => {
+      postProcessFor(p);
+      const reader = await backend.open(p, signal);
+      const zoomOverrides = new Map<string, [number, number]>();
+      for (const z of p.zooms ?? []) {
+        const [id, range] = z.split('::');
+        const [lo, hi] = range.split(',').map(Number);
+        zoomOverrides.set(id, [lo, hi]);
+      }
+      const drop = ['tile_format', 'use_epsg', 'tilesize', 'zooms', 'service', 'request', 'acceptversions', 'sections', 'updatesequence', 'acceptformats'];
+      const xml = wmtsCapabilities({
+        requestUrl: `${baseUrl}${request.url}`,
+        title: backend.layerTitle(p),
+        format: p.tile_format,
+        useEpsg: p.use_epsg,
+        tileUrl: (tmsId) => `${baseUrl}${prefix}/tiles/${tmsId}/{TileMatrix}/{TileCol}/{TileRow}.${p.tile_format}${encodePairs(queryPairs(request.url, drop))}`,
+        reader,
+        zoomOverrides,
+      });
+      return { kind: 'body', contentType: 'application/xml', body: xml };
+    },
+  });
+}

@@ -1,0 +1,22 @@
+/** Tile parameters: tilesize, buffer, padding, plus tilejson/map options. */
+import { IMAGE_FORMATS } from '../../raster/render/index.ts';
+import { fail, Problems } from '../validation/issues.ts';
+import { P } from '../validation/params.ts';
+
+export const tilesizeParam = {
+  tilesize: P.int().ge(64).le(4096).describe('Tilesize in pixels (default: the tile matrix tile size).'),
+};
+
+export const tileBufferParams = {
+  buffer: P.float()
+    .gt(0)
+    .check((v) => (v % 0.5 !== 0 ? fail(Problems.value('`buffer` must be a multiple of `0.5` (e.g: 0.5, 1, 1.5, ...).')) : undefined))
+    .describe('Buffer on each side of the given tile. It must be a multiple of `0.5`. Output **tilesize** will be expanded to `tilesize + 2 * buffer`.'),
+  padding: P.int().gt(0).describe('Padding to apply to each tile edge. Helps reduce resampling artefacts along edges.'),
+};
+
+export const tileJsonParams = {
+  tile_format: P.enumeration(IMAGE_FORMATS).describe('Default will be automatically defined if the output image needs a mask (png) or not (jpeg).'),
+  minzoom: P.int().describe('Overwrite default minzoom.'),
+  maxzoom: P.int().describe('Overwrite default maxzoom.'),
+};
