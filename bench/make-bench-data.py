@@ -47,6 +47,66 @@ def large_uint16():
     return path
 
 
+def smooth(h, w, seed, scale):
+    r = np.random.default_rng(seed)
+    y = (np.arange(h) / h)[:, None]
+    x = (np.arange(w) / w)[None, :]
+    z = np.zeros((h, w), dtype="float32")
+    for k in range(1, 7):
+        fx, fy = r.normal(size=2) * k * 3
+        z += (np.sin(2 * np.pi * (fx * x + fy * y) + r.uniform(0, 6.3)) / k).astype("float32")
+    z -= z.min()
+    return z / z.max() * scale
+
+
+def cog(src, out, extra=()):
+    subprocess.run(["gdal_translate", "-q", "-of", "COG", "-co", "BLOCKSIZE=512", "-co", "NUM_THREADS=2", *extra, src, out],
+                   check=True)
+    os.remove(src)
+
+
+def tile_fixtures():
+    """Three rasters for bench/tiles.ts: a uint16 DEM in UTM, RGB uint8 in Web Mercator, float32 with NaN in 4326."""
+    out = {}
+    dem = os.path.join(OUT, "dem_uint16_utm.tif")
+    if not os.path.exists(dem):
+        n = 6000
+        z = (smooth(n, n, 11, 3800) + np.random.default_rng(3).normal(0, 3, (n, n))).clip(1, 65535).astype("uint16")
+        z[:, :300] = 0
+        tmp = dem + ".src.tif"
+        with rasterio.open(tmp, "w", driver="GTiff", width=n, height=n, count=1, dtype="uint16", nodata=0,
+                           crs="EPSG:32632", transform=from_origin(380000, 5250000, 20, 20), tiled=True) as d:
+            d.write(z, 1)
+        cog(tmp, dem, ["-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2"])
+    out["dem"] = dem
+    rgb = os.path.join(OUT, "rgb_uint8_3857.tif")
+    if not os.path.exists(rgb):
+        n = 6000
+        bands = [(smooth(n, n, s, 230) + np.random.default_rng(s).integers(0, 20, (n, n))).astype("uint8") for s in (21, 22, 23)]
+        tmp = rgb + ".src.tif"
+        res = 20
+        with rasterio.open(tmp, "w", driver="GTiff", width=n, height=n, count=3, dtype="uint8", crs="EPSG:3857",
+                           transform=from_origin(1000000, 6100000, res, res), tiled=True, photometric="RGB") as d:
+            for i, b in enumerate(bands, 1):
+                d.write(b, i)
+        cog(tmp, rgb, ["-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2"])
+    out["rgb"] = rgb
+    f32 = os.path.join(OUT, "float32_nan_4326.tif")
+    if not os.path.exists(f32):
+        n = 6000
+        f = (smooth(n, n, 31, 40) - 10).astype("float32")
+        f[np.random.default_rng(5).random((n, n)) < 0.01] = np.nan
+        f[:500, :800] = np.nan
+        tmp = f32 + ".src.tif"
+        with rasterio.open(tmp, "w", driver="GTiff", width=n, height=n, count=1, dtype="float32", nodata=float("nan"),
+                           crs="EPSG:4326", transform=from_origin(5.0, 50.0, 0.0005, 0.0005), tiled=True) as d:
+            d.write(f, 1)
+        cog(tmp, f32, ["-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=3"])
+    out["f32"] = f32
+    return out
+
+
 if __name__ == "__main__":
     print(large_uint16())
+    print(tile_fixtures())
     sys.stdout.flush()

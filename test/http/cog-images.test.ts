@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { fixture, q, REPO, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const expected = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), 'utf8')) as {
@@ -33,7 +33,7 @@ after(async () => {
   await server.close();
 });
 
-async function image(path: string, init?: RequestInit): Promise<{ status: number; type: string; meta: sharp.Metadata; body: Buffer; headers: Headers }> {
+async function image(path: string, init?: RequestInit): Promise<{ status: number; type: string; meta: Metadata; body: Buffer; headers: Headers }> {
   const r = await server.get(path, init);
   const body = Buffer.from(await r.arrayBuffer());
   assert.equal(r.status, 200, `${path}: ${body.toString().slice(0, 300)}`);
@@ -48,7 +48,7 @@ function npy(buf: Buffer): { shape: number[]; descr: string; data: ArrayLike<num
   const descr = /'descr':\s*'([^']+)'/.exec(header)![1];
   const shape = /'shape':\s*\(([^)]*)\)/.exec(header)![1].split(',').filter((s) => s.trim()).map(Number);
   const raw = buf.subarray(10 + headerLen);
-  const copy = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength);
+  const copy = new Uint8Array(raw).buffer;
   const ctor = { '<u2': Uint16Array, '|u1': Uint8Array, '<i2': Int16Array, '<f4': Float32Array, '<f8': Float64Array, '<i4': Int32Array }[descr];
   assert.ok(ctor, descr);
   return { shape, descr, data: new ctor(copy) };

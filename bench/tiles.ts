@@ -1,0 +1,150 @@
+/**
+ * Tile benchmark: the rastile server (a separate process) under HTTP load — a fixed list of
+ * ~300 WebMercatorQuad tiles z8–12 over three fixtures (uint16 DEM in UTM with rescale+colormap,
+ * RGB uint8 in Web Mercator, float32 with NaN in EPSG:4326), PNG output, 8 connections — and, in
+ * the same run, GDAL's own cost for the same tiles in-process (bench/tiles_gdal.py).
+ *
+ * Reports the server's CPU ms per tile (utime+stime of all its threads from /proc) divided by
+ * GDAL's, tiles/s, p50/p99 latency and the server's peak RSS (VmHWM).
+ *
+ *   /usr/bin/python3 bench/make-bench-data.py      # once
+ *   node --import tsx bench/tiles.ts [passes=3] [connections=8]
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { getColormap } from '../src/raster/colormap/index.ts';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getTileMatrixSet } from '../src/geo/tms.ts';
+import { crsFromEpsg, WGS84 } from '../src/geo/crs.ts';
+import { transformBounds } from '../src/geo/transform.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.join(here, 'out');
+const passes = Number(process.argv[2] ?? 3);
+const connections = Number(process.argv[3] ?? 8);
+const PORT = 8765;
+
+interface Dataset {
+  name: string;
+  path: string;
+  epsg: number;
+  bounds: [number, number, number, number];
+  query: string;
+  rescale?: [number, number];
+  colormap?: string;
+}
+
+const datasets: Dataset[] = [
+  { name: 'dem', path: path.join(out, 'dem_uint16_utm.tif'), epsg: 32632, bounds: [380000, 5130000, 500000, 5250000], query: 'rescale=0,4000&colormap_name=terrain', rescale: [0, 4000], colormap: 'terrain' },
+  { name: 'rgb', path: path.join(out, 'rgb_uint8_3857.tif'), epsg: 3857, bounds: [1000000, 5980000, 1120000, 6100000], query: '' },
+  { name: 'f32', path: path.join(out, 'float32_nan_4326.tif'), epsg: 4326, bounds: [5, 47, 8, 50], query: 'rescale=-10,30&colormap_name=viridis', rescale: [-10, 30], colormap: 'viridis' },
+];
+
+/** Deterministic sample of tiles intersecting each dataset, z8–12. */
+function tileList(): Array<{ dataset: string; x: number; y: number; z: number }> {
+  const tms = getTileMatrixSet('WebMercatorQuad');
+  const tiles: Array<{ dataset: string; x: number; y: number; z: number }> = [];
+  for (const ds of datasets) {
+    const geo = transformBounds(crsFromEpsg(ds.epsg), WGS84, ds.bounds, 21);
+    for (const lim of tms.limits(geo, 8, 12)) {
+      const z = Number(lim.tileMatrix);
+      const all: Array<[number, number]> = [];
+      for (let y = lim.minTileRow; y <= lim.maxTileRow; y++) for (let x = lim.minTileCol; x <= lim.maxTileCol; x++) all.push([x, y]);
+      const step = Math.max(1, Math.floor(all.length / 24));
+      for (let i = 0; i < all.length && tiles.filter((t) => t.dataset === ds.name && t.z === z).length < 24; i += step) {
+        tiles.push({ dataset: ds.name, x: all[i][0], y: all[i][1], z });
+      }
+    }
+  }
+  return tiles;
+}
+
+function procCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14, 15)
+  return (ticks * 1000) / Number(execFileSync('getconf', ['CLK_TCK']).toString());
+}
+
+function peakRssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM'))!;
+  return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+async function main(): Promise<void> {
+  const tiles = tileList();
+  const spec = path.join(out, 'tiles.json');
+  // The same colormap tables for the GDAL side, from our own colormap data.
+  const cmapDir = path.join(out, 'cmaps');
+  mkdirSync(cmapDir, { recursive: true });
+  for (const name of ['terrain', 'viridis']) {
+    const t = getColormap(name);
+    writeFileSync(path.join(cmapDir, `${name}.json`), JSON.stringify(Array.from({ length: 256 }, (_, i) => [t[4 * i], t[4 * i + 1], t[4 * i + 2], t[4 * i + 3]])));
+  }
+  writeFileSync(spec, JSON.stringify({ datasets, tiles }));
+  const urls = tiles.map((t) => {
+    const ds = datasets.find((d) => d.name === t.dataset)!;
+    return `http://127.0.0.1:${PORT}/cog/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.png?url=${encodeURIComponent(ds.path)}${ds.query ? `&${ds.query}` : ''}`;
+  });
+
+  const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+  try {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    // Warm-up pass (opens datasets, JIT — like a server that has been running). Tiles of the
+    // sampled rectangles that miss the dataset (404) are dropped from the list, for both sides.
+    for (let i = urls.length - 1; i >= 0; i--) {
+      const r = await fetch(urls[i]);
+      await r.arrayBuffer();
+      if (r.status === 404) {
+        urls.splice(i, 1);
+        tiles.splice(i, 1);
+      } else if (r.status !== 200) throw new Error(`${urls[i]} → ${r.status}`);
+    }
+    writeFileSync(spec, JSON.stringify({ datasets, tiles }));
+    const cpu0 = procCpuMs(server.pid!);
+    const latencies: number[] = [];
+    const queue = Array.from({ length: passes }, () => urls).flat();
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (next < queue.length) {
+          const u = queue[next++];
+          const s = performance.now();
+          const r = await fetch(u);
+          await r.arrayBuffer();
+          latencies.push(performance.now() - s);
+        }
+      }),
+    );
+    const wall = performance.now() - t0;
+    const cpu = procCpuMs(server.pid!) - cpu0;
+    const rss = peakRssMb(server.pid!);
+    latencies.sort((a, b) => a - b);
+    const n = queue.length;
+    const ours = { cpuPerTile: cpu / n, tilesPerSec: (n / wall) * 1000, p50: latencies[Math.floor(n * 0.5)], p99: latencies[Math.floor(n * 0.99)], rss };
+    const gdal = JSON.parse(
+      execFileSync('/usr/bin/python3', [path.join(here, 'tiles_gdal.py'), spec, String(passes), cmapDir], { encoding: 'utf8' }),
+    ) as { cpu_ms_per_tile: number; wall_ms_per_tile: number };
+    console.log(`Tile benchmark ${new Date().toISOString().slice(0, 10)}: ${tiles.length} tiles × ${passes} passes, ${connections} connections, PNG`);
+    console.log('| metric | rastile | GDAL (rasterio, in-process) | ratio |');
+    console.log('|---|---|---|---|');
+    console.log(`| CPU ms per tile | ${ours.cpuPerTile.toFixed(2)} | ${gdal.cpu_ms_per_tile.toFixed(2)} | **${(ours.cpuPerTile / gdal.cpu_ms_per_tile).toFixed(2)}** |`);
+    console.log(`| tiles/s | ${ours.tilesPerSec.toFixed(0)} | ${(1000 / gdal.wall_ms_per_tile).toFixed(0)} (1 thread) | |`);
+    console.log(`| latency p50 / p99 ms | ${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)} | | |`);
+    console.log(`| server peak RSS MB | ${ours.rss.toFixed(0)} | | |`);
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+await main();
