@@ -6,7 +6,9 @@ import { registerAppRoutes } from './factories/app-routes.ts';
 import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
 import { registerColormapRoutes } from './factories/colormap-routes.ts';
 import { registerCogRouter } from './factories/cog-router.ts';
+import { registerStacRouter } from './factories/stac-router.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
+import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
@@ -34,7 +36,9 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerAlgorithmRoutes(app, registry);
   registerColormapRoutes(app, registry, config.limits.maxImageSide);
   registerStaticRoutes(app);
+  registerMetricsRoutes(app, services);
   registerCogRouter(app, registry, services, '/cog');
+  registerStacRouter(app, registry, services, '/stac');
   return app;
 }
 

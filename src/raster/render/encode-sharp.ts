@@ -9,6 +9,9 @@ import { interleave, interleaveWithAlpha } from './interleave.ts';
 
 export type SharpFormat = 'png' | 'jpeg' | 'webp';
 
+// Every call encodes a fresh raw buffer: libvips' operation cache can never hit, it only holds memory.
+sharp.cache(false);
+
 export interface RasterPlanes {
   width: number;
   height: number;
