@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { fixture, REPO, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+/** The CLI on the TypeScript sources (not a possibly stale dist/ build). */
+const run = (file: string, args: string[], opts: { cwd: string }) => execFileAsync(file, args, { ...opts, env: { ...process.env, RASTILE_FROM_SOURCE: '1' } });
 
 let server: TestServer;
 before(async () => {
