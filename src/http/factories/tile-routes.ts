@@ -1,7 +1,8 @@
 /** Tiles, TileJSON, the map page and WMTS capabilities (TiTiler 2.x semantics, `tilesize`). */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
-import { getTileMatrixSet, TMS_IDS } from '../../geo/tms.ts';
+import type { Bounds } from '../../geo/bounds.ts';
+import { getTileMatrixSet, TMS_IDS, type TileMatrixLimits, type TileMatrixSet } from '../../geo/tms.ts';
 import { IMAGE_FORMATS, mediaType } from '../../raster/render/index.ts';
 import { mapPage } from '../pages/map-page.ts';
 import { wmtsCapabilities } from '../pages/wmts.ts';
@@ -23,6 +24,22 @@ const IMAGE_RESPONSE: Record<number, ResponseDoc> = {
 
 /** Query keys TiTiler drops from the tile URL of a TileJSON / map page. */
 const TILEJSON_DROP = ['tilematrixsetid', 'tile_format', 'minzoom', 'maxzoom'];
+
+/** Zoom levels the map page's grid viewer knows at most (user-given maxzoom can be anything). */
+const MAX_MAP_ZOOMS = 64;
+
+/** The dataset's tile limits for the map page, zoom by zoom, leaving out zooms the TMS cannot define. */
+function mapLimits(tms: TileMatrixSet, geographicBounds: Bounds, minzoom: number, maxzoom: number): TileMatrixLimits[] {
+  const out: TileMatrixLimits[] = [];
+  for (let z = Math.max(minzoom, tms.minzoom); z <= Math.min(maxzoom, tms.minzoom + MAX_MAP_ZOOMS); z++) {
+    try {
+      out.push(...tms.limits(geographicBounds, z, z));
+    } catch {
+      // zoom not defined (variable-width TMSs do not extrapolate): the viewer cannot show it
+    }
+  }
+  return out;
+}
 
 export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>): void {
   const { prefix } = backend;
@@ -130,17 +147,21 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
       responses: { 200: { description: 'HTML page.', content: { 'text/html': {} } } },
       handler: async ({ params: p, request, baseUrl, signal }) => {
         postProcessFor(p);
-        await backend.open(p, signal); // fail early (404/403/…) rather than serving a page of broken tiles
+        const reader = await backend.open(p, signal); // fail early (404/403/…) rather than serving a page of broken tiles
         const tmsId = p.tileMatrixSetId as string;
+        const tms = getTileMatrixSet(tmsId);
+        const zooms = reader.zoomRange(tms);
         const all = queryPairs(request.url, []);
         if (!all.some(([k]) => k === 'tilesize')) all.push(['tilesize', '256']);
         const pointDrop = ['tilesize', 'tile_format', 'minzoom', 'maxzoom', 'buffer', 'padding', 'colormap', 'colormap_name', 'tilematrixsetid', 'rescale', 'color_formula', 'return_mask'];
         const body = mapPage({
           title: backend.layerTitle(p),
-          tms: getTileMatrixSet(tmsId).toJSON() as Record<string, unknown>,
+          tms: tms.toJSON() as Record<string, unknown>,
           tilejsonUrl: `${baseUrl}${prefix}/${tmsId}/tilejson.json${encodePairs(all.filter(([k]) => k.toLowerCase() !== 'tilematrixsetid'))}`,
           pointUrl: `${baseUrl}${prefix}/point/{lon},{lat}${encodePairs(queryPairs(request.url, pointDrop))}`,
           staticBase: `${baseUrl}/static`,
+          datasetBounds: reader.boundsIn(tms.crs),
+          limits: mapLimits(tms, reader.boundsIn(tms.geographicCrs), p.minzoom ?? zooms.minzoom, p.maxzoom ?? zooms.maxzoom),
         });
         return { kind: 'body', contentType: 'text/html; charset=utf-8', body };
       },

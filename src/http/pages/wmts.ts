@@ -1,5 +1,5 @@
 /** OGC WMTS 1.0.0 capabilities document (RESTful), one layer per tile matrix set (TiTiler §3.8). */
-import { crsUri, WGS84 } from '../../geo/crs.ts';
+import { WGS84 } from '../../geo/crs.ts';
 import { getTileMatrixSet, TMS_IDS } from '../../geo/tms.ts';
 import type { ImageReader } from '../../readers/image-reader.ts';
 import { mediaType, type ImageFormat } from '../../raster/render/index.ts';
@@ -64,7 +64,9 @@ ${limits
   const sets = TMS_IDS.map((id) => {
     const tms = getTileMatrixSet(id);
     const doc = tms.toJSON() as { tileMatrices: Array<{ id: string; scaleDenominator: number; pointOfOrigin: number[]; tileWidth: number; tileHeight: number; matrixWidth: number; matrixHeight: number }> };
-    const supported = input.useEpsg ? `EPSG:${tms.crs.epsg ?? 'None'}` : crsUri(tms.crs) ?? tms.crsString;
+    // TiTiler writes the CRS string of the TMS document as it is (morecantile `crs.srs`), e.g.
+    // `urn:ogc:def:crs:EPSG::2193` for NZTM2000Quad; `EPSG:None` for a CRS without EPSG code (CRS84).
+    const supported = input.useEpsg ? `EPSG:${tms.crs.epsg ?? 'None'}` : tms.crsString;
     const matrices = doc.tileMatrices
       .map(
         (m) => `<TileMatrix>
