@@ -20,7 +20,7 @@ import { encodePng } from './png-encoder.ts';
  * encoded per request, so we take the 3× cheaper setting for 20 % more bytes. `pngraw` is the
  * raw variant: unfiltered, zlib level 1 (TiTiler's zlevel 1).
  */
-const PNG_PROFILE = { png: { level: 1, filter: 'up' }, pngraw: { level: 1, filter: 'none' } } as const;
+export const PNG_PROFILE = { png: { level: 1, filter: 'up' }, pngraw: { level: 1, filter: 'none' } } as const;
 
 function cannotEncode(canvas: Canvas, format: ImageFormat): RastileError {
   return new RastileError(

@@ -15,9 +15,11 @@ import { hasTransparentPixel, toCanvas, type Canvas } from './canvas.ts';
 import { applyColorFormula } from './color-formula-apply.ts';
 import type { ColorFormula } from './color-formula-parse.ts';
 import { coerceDtype } from './dtype-coerce.ts';
-import { encodeCanvas } from './encode-canvas.ts';
+import { encodeCanvas, PNG_PROFILE } from './encode-canvas.ts';
 import { mediaType, type ImageFormat } from './formats.ts';
 import { rangeForBand, rescaleBand } from './rescale.ts';
+import { colormapToRgba } from './fast-colormap-png.ts';
+import { encodePng } from './png-encoder.ts';
 
 export interface RenderOptions {
   /** undefined = automatic choice (§5.2): PNG if any pixel is transparent, else JPEG. */
@@ -41,11 +43,27 @@ export async function renderImage(img: ImageData, options: RenderOptions): Promi
   if (options.format === 'jp2') {
     throw new RastileError('UnsupportedFeature', 'JPEG2000 output is not supported by this server');
   }
+  const fast = await tryFastColormapPng(img, options);
+  if (fast) return fast;
   const canvas = postProcess(img, options);
   const format = options.format ?? (hasTransparentPixel(canvas.alpha) ? 'png' : 'jpeg');
   const coerced = coerceDtype(canvas, format, options.format === undefined, img.datasetStatistics);
   const body = await encodeCanvas(coerced, format, options.returnMask, img);
   return { body, contentType: mediaType(format), format };
+}
+
+/** One band → (rescale) → 256-entry colormap → RGBA PNG in one fused pass (see fast-colormap-png.ts). */
+async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promise<Rendered | null> {
+  if (img.bands.length !== 1 || options.colorFormula || !options.returnMask) return null;
+  if (options.format !== undefined && options.format !== 'png') return null;
+  const cmap = options.colormap ?? (img.colormap ? paletteColormap(img.colormap) : undefined);
+  if (!cmap || cmap.kind !== 'lut') return null;
+  const rescale = options.rescale && options.rescale.length > 0 ? options.rescale[0] : undefined;
+  if (!rescale && img.dtype !== 'uint8') return null; // generic path handles the other LUT casts
+  const { rgba, transparent } = colormapToRgba(img, cmap.table, rescale);
+  if (options.format === undefined && !transparent) return null; // auto → JPEG: generic path
+  const body = await encodePng({ width: img.width, height: img.height, channels: 4, data: rgba, ...PNG_PROFILE.png });
+  return { body, contentType: mediaType('png'), format: 'png' };
 }
 
 /** Steps 4–6: rescale, color formula, colormap. */
