@@ -15,7 +15,7 @@ export function applyExpression(img: ImageData, indexes: number[], expr: Compile
   indexes.forEach((bandNumber, k) => {
     inputs[bandNumber] = img.bands[k];
     masks[bandNumber] = img.masks[k];
-    descriptions[bandNumber] = img.bandDescriptions[k];
+    descriptions[bandNumber - 1] = img.bandDescriptions[k]; // describeExpression reads band K at K-1
   });
   const n = img.width * img.height;
   const res = expr.evaluate(inputs, masks, n);
