@@ -1,13 +1,24 @@
 /**
- * GDAL's approximate transformer (GDALApproxTransform) for one row of destination pixels:
- * transform the first, middle and last point exactly; if the middle point is within
- * `maxError` (source pixels, Manhattan) of the straight line between the ends, interpolate
- * every point linearly, else split the row in two and recurse. Any failed exact point
- * (NaN) makes the whole row fall back to exact transforms.
+ * GDAL's approximate transformer (GDALApproxTransform) for one row of destination pixels.
+ *
+ * Transform the first, middle (index (n−1)/2) and last points exactly; if the middle point lies
+ * within `maxError` (source pixels, Manhattan) of the straight line between the ends, every
+ * point is interpolated linearly from the first one. Otherwise the row is split into a left
+ * part [0, mid) and a right part [mid, n) — the middle point starts the right part — whose own
+ * middle points (and the left part's last point) are transformed exactly, and each part is
+ * handled the same way; a part of 5 points or fewer is transformed exactly. A failed exact
+ * transform of the three first points makes the whole row exact.
+ *
+ * The split matters: interpolating over [0, mid] instead of [0, mid) moves coordinates by
+ * ~1e-4 px, enough to flip floor() for pixel centres that land next to a source pixel edge.
  */
 export type PixelTransform = (xs: Float64Array, ys: Float64Array) => void;
 
 const SMALL = 5;
+
+/** Scratch for the 2–3 point exact transforms (copied to locals right away). */
+const SX = new Float64Array(3);
+const SY = new Float64Array(3);
 
 export function approxRow(
   exact: PixelTransform,
@@ -16,74 +27,131 @@ export function approxRow(
   maxError: number,
 ): void {
   const n = xs.length;
-  if (n <= SMALL || maxError <= 0) {
+  if (n <= SMALL || maxError <= 0 || ys[0] !== ys[n - 1] || xs[0] === xs[n - 1]) {
     exact(xs, ys);
     return;
   }
-  const copyX = xs.slice();
-  const copyY = ys.slice();
   const mid = (n - 1) >> 1;
-  const sx = Float64Array.of(xs[0], xs[mid], xs[n - 1]);
-  const sy = Float64Array.of(ys[0], ys[mid], ys[n - 1]);
+  const sx = SX.subarray(0, 3);
+  const sy = SY.subarray(0, 3);
+  sx[0] = xs[0];
+  sx[1] = xs[mid];
+  sx[2] = xs[n - 1];
+  sy[0] = ys[0];
+  sy[1] = ys[mid];
+  sy[2] = ys[n - 1];
   exact(sx, sy);
-  if (!(Number.isFinite(sx[0]) && Number.isFinite(sx[1]) && Number.isFinite(sx[2]) && Number.isFinite(sy[0]) && Number.isFinite(sy[1]) && Number.isFinite(sy[2]))) {
+  const x0 = sx[0], y0 = sy[0], xm = sx[1], ym = sy[1], x1 = sx[2], y1 = sy[2];
+  if (!(Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(xm) && Number.isFinite(ym) && Number.isFinite(x1) && Number.isFinite(y1))) {
     exact(xs, ys);
     return;
   }
-  if (!segment(exact, copyX, copyY, 0, n, sx, sy, maxError, xs, ys)) {
-    xs.set(copyX);
-    ys.set(copyY);
-    exact(xs, ys);
-  }
+  segment(exact, xs, ys, 0, n, x0, y0, xm, ym, x1, y1, maxError);
 }
 
-/** Fills out[start, start+count) from the exact first/middle/last transforms; false on failure. */
+/** Exact transform of xs/ys[from, to) in place. */
+function exactRange(exact: PixelTransform, xs: Float64Array, ys: Float64Array, from: number, to: number): void {
+  if (to > from) exact(xs.subarray(from, to), ys.subarray(from, to));
+}
+
+/**
+ * Points [start, start+count) with the exact transforms of the first (a), middle (m) and last
+ * (b) points known.
+ */
 function segment(
   exact: PixelTransform,
-  dstX: Float64Array,
-  dstY: Float64Array,
+  xs: Float64Array,
+  ys: Float64Array,
   start: number,
   count: number,
-  sx: Float64Array,
-  sy: Float64Array,
+  ax: number,
+  ay: number,
+  mx: number,
+  my: number,
+  bx: number,
+  by: number,
   maxError: number,
-  outX: Float64Array,
-  outY: Float64Array,
-): boolean {
+): void {
+  const half = (count - 1) >> 1;
+  const mid = start + half;
   const last = start + count - 1;
-  const mid = start + ((count - 1) >> 1);
-  const span = dstX[last] - dstX[start];
-  const dX = (sx[2] - sx[0]) / span;
-  const dY = (sy[2] - sy[0]) / span;
-  const t = dstX[mid] - dstX[start];
-  const error = Math.abs(sx[0] + dX * t - sx[1]) + Math.abs(sy[0] + dY * t - sy[1]);
-  if (error > maxError) {
-    const n1 = mid - start + 1;
-    const n2 = last - mid + 1;
-    if (n1 <= SMALL || n2 <= SMALL) {
-      const xsSub = dstX.slice(start, last + 1);
-      const ysSub = dstY.slice(start, last + 1);
-      exact(xsSub, ysSub);
-      for (let i = 0; i < xsSub.length; i++) if (!Number.isFinite(xsSub[i]) || !Number.isFinite(ysSub[i])) return false;
-      outX.set(xsSub, start);
-      outY.set(ysSub, start);
-      return true;
+  const x0 = xs[start];
+  const span = xs[last] - x0;
+  const dX = (bx - ax) / span;
+  const dY = (by - ay) / span;
+  const t = xs[mid] - x0;
+  const error = Math.abs(ax + dX * t - mx) + Math.abs(ay + dY * t - my);
+  if (!(error > maxError)) {
+    for (let i = last; i >= start; i--) {
+      const d = xs[i] - x0;
+      xs[i] = ax + dX * d;
+      ys[i] = ay + dY * d;
     }
-    const m1 = start + ((n1 - 1) >> 1);
-    const m2 = mid + ((n2 - 1) >> 1);
-    const qx = Float64Array.of(dstX[m1], dstX[m2]);
-    const qy = Float64Array.of(dstY[m1], dstY[m2]);
-    exact(qx, qy);
-    if (!Number.isFinite(qx[0]) || !Number.isFinite(qx[1]) || !Number.isFinite(qy[0]) || !Number.isFinite(qy[1])) return false;
-    return (
-      segment(exact, dstX, dstY, start, n1, Float64Array.of(sx[0], qx[0], sx[1]), Float64Array.of(sy[0], qy[0], sy[1]), maxError, outX, outY) &&
-      segment(exact, dstX, dstY, mid, n2, Float64Array.of(sx[1], qx[1], sx[2]), Float64Array.of(sy[1], qy[1], sy[2]), maxError, outX, outY)
-    );
+    return;
   }
-  for (let i = start; i <= last; i++) {
-    const d = dstX[i] - dstX[start];
-    outX[i] = sx[0] + dX * d;
-    outY[i] = sy[0] + dY * d;
+  const leftCount = half; // [start, mid)
+  const rightCount = count - half; // [mid, last]
+  const leftMid = start + ((leftCount - 1) >> 1);
+  const rightMid = mid + ((rightCount - 1) >> 1);
+  const exactLeft = leftCount <= SMALL;
+  const exactRight = rightCount <= SMALL;
+  let lmx = NaN, lmy = NaN, lbx = NaN, lby = NaN, rmx = NaN, rmy = NaN;
+  if (!exactLeft || !exactRight) {
+    let k = 0;
+    if (!exactLeft) {
+      SX[0] = xs[leftMid];
+      SY[0] = ys[leftMid];
+      SX[1] = xs[mid - 1];
+      SY[1] = ys[mid - 1];
+      k = 2;
+    }
+    if (!exactRight) {
+      SX[k] = xs[rightMid];
+      SY[k] = ys[rightMid];
+      k++;
+    }
+    exact(SX.subarray(0, k), SY.subarray(0, k));
+    let j = 0;
+    if (!exactLeft) {
+      lmx = SX[0];
+      lmy = SY[0];
+      lbx = SX[1];
+      lby = SY[1];
+      j = 2;
+    }
+    if (!exactRight) {
+      rmx = SX[j];
+      rmy = SY[j];
+    }
+    let ok = true;
+    for (let i = 0; i < k; i++) if (!Number.isFinite(SX[i]) || !Number.isFinite(SY[i])) ok = false;
+    if (!ok) {
+      // GDAL: the interiors fall back to exact transforms, the known points are kept.
+      exactRange(exact, xs, ys, start + 1, mid);
+      exactRange(exact, xs, ys, mid + 1, last);
+      xs[start] = ax;
+      ys[start] = ay;
+      xs[mid] = mx;
+      ys[mid] = my;
+      xs[last] = bx;
+      ys[last] = by;
+      return;
+    }
   }
-  return true;
+  if (exactLeft) {
+    exactRange(exact, xs, ys, start + 1, mid);
+    xs[start] = ax;
+    ys[start] = ay;
+  } else {
+    segment(exact, xs, ys, start, leftCount, ax, ay, lmx, lmy, lbx, lby, maxError);
+  }
+  if (exactRight) {
+    exactRange(exact, xs, ys, mid + 1, last);
+    xs[mid] = mx;
+    ys[mid] = my;
+    xs[last] = bx;
+    ys[last] = by;
+  } else {
+    segment(exact, xs, ys, mid, rightCount, mx, my, rmx, rmy, bx, by, maxError);
+  }
 }

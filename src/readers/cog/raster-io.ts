@@ -3,12 +3,20 @@
  * (what rasterio's `read(window=…, out_shape=…)` returns): pick the overview level, map each
  * output pixel centre to a source pixel, read only the blocks needed (in row strips so memory
  * stays bounded on big un-tiled files), and report which output pixels fall outside the raster.
+ *
+ * A window reaching past the raster is what rasterio reads with `boundless=True`: through an
+ * in-memory VRT that places the raster on a larger canvas. GDAL then picks one of the VRT's
+ * implicit overviews, clips the request to the raster (VRTSimpleSource::GetSrcDstWindow, which
+ * rounds the covered part of the output to whole pixels and shifts the source window to match)
+ * and reads that sub-window with the raster's own overview choice. The sampling grid differs
+ * from a plain read of the same window, so nearest reads emulate that chain (boundless-vrt.ts).
  */
 import type { Window } from '../../geo/bounds.ts';
 import { allocate, type DType, type TypedArray } from '../../raster/dtype.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
 import { indexSpan, nearestIndexes } from '../../raster/sample-index.ts';
+import { boundlessNearestPlan, gdalNearestAxis, isBoundless, samePlan, type NearestPlan } from '../../raster/warp/boundless-vrt.ts';
 import { chooseLevel, levelFactors } from './overview-choice.ts';
 
 /** What RasterIO needs from a multi-level raster (a TiffDataset satisfies it). */
@@ -47,25 +55,77 @@ export async function rasterIO(
   bands: number[],
   options: { resampling: ReadResampling; withMask: boolean; fill: number; signal?: AbortSignal },
 ): Promise<RasterIoResult> {
-  const level = chooseLevel(raster.levels, window.width, window.height, outWidth, outHeight);
+  // rasterio hands GDAL the truncated integer window size (the overview choice uses it).
+  const nx = Math.trunc(Math.max(1, window.width));
+  const ny = Math.trunc(Math.max(1, window.height));
+  const level = chooseLevel(raster.levels, nx, ny, outWidth, outHeight);
   const [fx, fy] = levelFactors(raster.levels, level);
-  const lv = raster.levels[level];
   const levelWindow: Window = { col: window.col / fx, row: window.row / fy, width: window.width / fx, height: window.height / fy };
-  if (options.resampling !== 'nearest' && (levelWindow.width !== outWidth || levelWindow.height !== outHeight)) {
+  const all = bands.map((_, k) => k);
+  let groups: SampleGroup[];
+  if (options.resampling === 'nearest' && isBoundless(raster.levels[0], window)) {
+    const first = boundlessNearestPlan(raster.levels, window, outWidth, outHeight, true);
+    const rest = boundlessNearestPlan(raster.levels, window, outWidth, outHeight, false);
+    groups = samePlan(first, rest)
+      ? [{ plan: first, bands: all, mask: true }]
+      : [
+          { plan: first, bands: [0], mask: false },
+          { plan: rest, bands: all.slice(1), mask: true },
+        ];
+  } else if (options.resampling !== 'nearest' && (levelWindow.width !== outWidth || levelWindow.height !== outHeight)) {
     return resampledRead(raster, level, levelWindow, outWidth, outHeight, bands, options);
+  } else {
+    const l = raster.levels[level];
+    const cols = gdalNearestAxis(levelWindow.col, levelWindow.width, outWidth, l.width, true);
+    const rows = gdalNearestAxis(levelWindow.row, levelWindow.height, outHeight, l.height, false);
+    groups = [{ plan: { level, cols, rows }, bands: all, mask: true }];
   }
-  const cols = nearestIndexes(levelWindow.col, levelWindow.width, outWidth, lv.width);
-  const rows = nearestIndexes(levelWindow.row, levelWindow.height, outHeight, lv.height);
   const n = outWidth * outHeight;
   const out = bands.map(() => allocate(raster.dtype, n));
   if (options.fill !== 0) for (const b of out) b.fill(options.fill);
-  const wantMask = options.withMask && lv.hasMask;
-  const mask = wantMask ? new Uint8Array(n) : null;
-  const inside = insideMask(cols, rows);
+  const maskGroup = groups[groups.length - 1];
+  const mask = options.withMask && raster.levels[maskGroup.plan.level].hasMask ? new Uint8Array(n) : null;
+  let inside: Uint8Array | null = null;
+  for (let g = 0; g < groups.length; g++) {
+    const m = insideMask(groups[g].plan.cols, groups[g].plan.rows);
+    if (m === null) {
+      inside = null;
+      break;
+    }
+    if (inside === null) inside = m;
+    else for (let i = 0; i < n; i++) inside[i] |= m[i];
+  }
+  for (const g of groups) {
+    const wanted = g.bands.length > 0 ? g.bands.map((k) => bands[k]) : [bands[0]];
+    const targets = g.bands.map((k) => out[k]);
+    await samplePlan(raster, g.plan, wanted, targets, g.mask ? mask : null, outWidth, outHeight, options.signal);
+  }
+  return { bands: out, mask, inside, level: groups[0].plan.level };
+}
+
+/** Bands (indexes into the request) sampled on one grid; `mask` also samples the dataset mask. */
+interface SampleGroup {
+  plan: NearestPlan;
+  bands: number[];
+  mask: boolean;
+}
+
+/** Reads the blocks a sampling grid needs, in strips of source rows, and samples them. */
+async function samplePlan(
+  raster: LeveledRaster,
+  plan: NearestPlan,
+  bandNumbers: number[],
+  targets: TypedArray[],
+  mask: Uint8Array | null,
+  outWidth: number,
+  outHeight: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { level, cols, rows } = plan;
+  const lv = raster.levels[level];
   const spanX = indexSpan(cols);
   const spanY = indexSpan(rows);
-  if (spanX === null || spanY === null) return { bands: out, mask, inside: inside ?? new Uint8Array(n), level };
-
+  if (spanX === null || spanY === null || (targets.length === 0 && mask === null)) return;
   const spanWidth = spanX[1] - spanX[0];
   const stripRows = Math.max(lv.blockHeight, Math.floor(STRIP_SAMPLES / Math.max(1, spanWidth) / lv.blockHeight) * lv.blockHeight);
   // Walk output rows in groups whose source rows fall in the same strip of source rows.
@@ -84,12 +144,11 @@ export async function rasterIO(
       if (rows[j] > r1) r1 = rows[j];
       j++;
     }
-    const part = await raster.readWindow(level, spanX[0], r0, spanWidth, r1 - r0 + 1, bands, options.signal);
-    for (let b = 0; b < bands.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, out[b]);
+    const part = await raster.readWindow(level, spanX[0], r0, spanWidth, r1 - r0 + 1, bandNumbers, signal);
+    for (let b = 0; b < targets.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
     if (mask && part.mask) sampleRows(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
     i = j;
   }
-  return { bands: out, mask, inside, level };
 }
 
 function sampleRows(
