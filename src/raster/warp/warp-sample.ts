@@ -15,8 +15,10 @@ export interface SourceRegion {
   bands: TypedArray[];
   /** Per-pixel validity of the window (255 valid), or null when all are valid. */
   valid: Uint8Array | null;
-  /** Per-band validity (nodata), or null. Combined with `valid`. */
+  /** Per-band validity (nodata), or null. Combined with `valid`. Not needed by nearest, which tests `nodata` inline. */
   bandValid: Array<Uint8Array | null> | null;
+  /** Source nodata value (NaN allowed): samples equal to it are not copied. */
+  nodata: number | null;
   col0: number;
   row0: number;
   width: number;
@@ -54,8 +56,11 @@ export function warpSample(
 
 function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
   const n = sx.length;
-  const { width, height, col0, row0, valid, bandValid } = src;
+  const { width, height, col0, row0, valid, nodata } = src;
   const nb = src.bands.length;
+  const hasNodata = nodata !== null;
+  const ndNaN = hasNodata && Number.isNaN(nodata);
+  const nd = nodata ?? 0;
   for (let i = 0; i < n; i++) {
     const x = sx[i];
     const y = sy[i];
@@ -67,9 +72,9 @@ function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: War
     if (valid !== null && valid[k] === 0) continue;
     let any = false;
     for (let b = 0; b < nb; b++) {
-      const bv = bandValid?.[b];
-      if (bv && bv[k] === 0) continue;
-      dst.bands[b][i] = src.bands[b][k];
+      const v = src.bands[b][k];
+      if (hasNodata && (ndNaN ? v !== v : v === nd)) continue;
+      dst.bands[b][i] = v;
       any = true;
     }
     if (any) dst.written[i] = 255;

@@ -20,6 +20,7 @@ import { nearestIndexes } from '../../raster/sample-index.ts';
 import { approxRow } from '../../raster/warp/approx-row.ts';
 import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
+import { Float64ScratchPool } from '../../util/scratch-pool.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
@@ -35,6 +36,7 @@ export interface WarpGrid {
 }
 
 const VRT_BLOCK_WIDTH = 512;
+const SCRATCH = new Float64ScratchPool();
 const MAX_ERROR = 0.125;
 
 export async function readWarpedImage(
@@ -94,8 +96,15 @@ export async function readWarpedImage(
       ys[i] = inv[3] + gx * inv[4] + gy * inv[5];
     }
   };
-  const sx = new Float64Array(tw * th).fill(NaN);
-  const sy = new Float64Array(tw * th).fill(NaN);
+  const sx = SCRATCH.acquire(tw * th).fill(NaN);
+  const sy = SCRATCH.acquire(tw * th).fill(NaN);
+  try {
+    return await warpAndAssemble();
+  } finally {
+    SCRATCH.release(sx, sy);
+  }
+
+  async function warpAndAssemble(): Promise<ImageData> {
   const rowX = new Float64Array(Math.min(gw, VRT_BLOCK_WIDTH));
   const rowY = new Float64Array(rowX.length);
   const neededBlocks = blocksOf(cols, VRT_BLOCK_WIDTH);
@@ -124,7 +133,8 @@ export async function readWarpedImage(
 
   // 4. Read the covering source window at level k (with a margin for kernels) and warp.
   const lv = tiff.levels[k];
-  const margin = (options.reproject ?? 'nearest') === 'nearest' ? 0 : 4;
+  const reproject = options.reproject ?? 'nearest';
+  const margin = reproject === 'nearest' ? 0 : 4;
   const span = coordSpan(sx, sy, lv.width, lv.height, margin);
   const count = tw * th;
   const dtype = tiff.dtype;
@@ -138,20 +148,24 @@ export async function readWarpedImage(
     const region: SourceRegion = {
       bands: part.bands,
       valid: plan.useDatasetMask && part.mask ? part.mask : plan.alphaBand !== null ? nonZeroMask(part.bands[part.bands.length - 1]) : null,
-      bandValid: plan.nodata !== null ? part.bands.map((b) => nodataMask(b, plan.nodata!)) : null,
+      // nearest tests nodata inline; the other kernels take per-band validity arrays
+      bandValid: plan.nodata !== null && reproject !== 'nearest' ? part.bands.map((b) => nodataMask(b, plan.nodata!)) : null,
+      nodata: plan.nodata,
       col0: c0,
       row0: r0,
       width: c1 - c0,
       height: r1 - r0,
     };
     const [scaleX, scaleY] = footprintScale(sx, sy, cols, rows);
-    warpSample(options.reproject ?? 'nearest', region, sx, sy, scaleX, scaleY, { bands: warped, written, dtype });
+    warpSample(reproject, region, sx, sy, scaleX, scaleY, { bands: warped, written, dtype });
   }
 
   // 5. Masks (rio-tiler: nodata → value == nodata; else the VRT's alpha = pixels written).
   let bands: TypedArray[] = plan.alphaBand !== null ? warped.slice(0, -1) : warped;
+  // With one band, a pixel holds data exactly where a source sample was written (nodata samples
+  // are never copied), so `written` is the nodata mask too.
   let masks: Uint8Array[] =
-    plan.nodata !== null ? bands.map((b) => nodataMask(b, plan.nodata!)) : bands.map(() => written);
+    plan.nodata !== null && bands.length > 1 ? bands.map((b) => nodataMask(b, plan.nodata!)) : bands.map(() => written);
   if (!direct) {
     const win = { col: 0, row: 0, width: gw, height: gh };
     bands = bands.map((b, i) => resampleKernel(b, gw, gh, win, outWidth, outHeight, resampling, masks[i], dtype, fill));
@@ -159,6 +173,7 @@ export async function readWarpedImage(
     if (plan.nodata === null) masks = bands.map(() => masks[0]);
   }
   return assembleImage(ds, indexes, bands, masks, { bounds: grid.bounds, crs: grid.crs, width: outWidth, height: outHeight }, plan.nodata, options.unscale ?? false);
+  }
 }
 
 /** Source pixels per grid pixel along x and y, measured on the first and middle samples. */

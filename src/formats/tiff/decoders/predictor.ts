@@ -74,21 +74,28 @@ export function undoFloatingPoint(buf: Uint8Array, width: number, rows: number, 
   const wc = width * samples;
   const rowBytes = wc * bytes;
   const tmp = new Uint8Array(rowBytes);
+  // 4-byte samples on an aligned buffer are reassembled as whole words (one store per sample).
+  const words = bytes === 4 && buf.byteOffset % 4 === 0 ? new Uint32Array(buf.buffer, buf.byteOffset, buf.length >> 2) : null;
   for (let r = 0; r < rows; r++) {
     const start = r * rowBytes;
-    const end = start + rowBytes;
-    for (let i = start + samples; i < end; i++) buf[i] = (buf[i] + buf[i - samples]) & 0xff;
-    tmp.set(buf.subarray(start, end));
-    if (bytes === 4) {
-      const p0 = 3 * wc;
-      const p1 = 2 * wc;
-      const p2 = wc;
-      for (let k = 0, o = start; k < wc; k++, o += 4) {
-        buf[o] = tmp[p0 + k];
-        buf[o + 1] = tmp[p1 + k];
-        buf[o + 2] = tmp[p2 + k];
-        buf[o + 3] = tmp[k];
+    // byte-wise horizontal accumulation with a stride of `samples`, into tmp
+    if (samples === 1) {
+      let acc = 0;
+      for (let i = 0; i < rowBytes; i++) {
+        acc = (acc + buf[start + i]) & 0xff;
+        tmp[i] = acc;
       }
+    } else {
+      for (let i = 0; i < samples; i++) tmp[i] = buf[start + i];
+      for (let i = samples; i < rowBytes; i++) tmp[i] = (buf[start + i] + tmp[i - samples]) & 0xff;
+    }
+    // planes (most significant byte first) → little-endian samples
+    if (words) {
+      const base = start >> 2;
+      const p1 = wc;
+      const p2 = 2 * wc;
+      const p3 = 3 * wc;
+      for (let k = 0; k < wc; k++) words[base + k] = tmp[p3 + k] | (tmp[p2 + k] << 8) | (tmp[p1 + k] << 16) | (tmp[k] << 24);
     } else {
       for (let k = 0; k < wc; k++) {
         const o = start + k * bytes;
