@@ -39,6 +39,10 @@ export interface GranuleAsset {
   href?: string;
   /** `GET DATA VIA DIRECT ACCESS` s3 link. */
   directHref?: string;
+  /** File name (last path segment) of the link, e.g. `X.B04.tif`. */
+  fileName?: string;
+  /** Extension of the file name with its dot, lower-case, e.g. `.tif`, `.nc` (`''` when none). */
+  ext?: string;
 }
 
 export interface Granule {
