@@ -3,14 +3,36 @@
  * and a promise-sharing front for it: concurrent callers of the same key share one in-flight
  * promise; a rejected promise is dropped so the next caller retries.
  */
-export class LruCache<K, V> {
+/** What SharedPromiseCache needs from the cache behind it. */
+export interface ValueCache<K, V> {
+  readonly size: number;
+  readonly usedBytes: number;
+  get(key: K): V | undefined;
+  set(key: K, value: V): void;
+  delete(key: K): void;
+  clear(): void;
+}
+
+export class LruCache<K, V> implements ValueCache<K, V> {
   private readonly map = new Map<K, { value: V; size: number }>();
   private bytes = 0;
 
   constructor(
     readonly maxBytes: number,
     private readonly sizeOf: (value: V) => number,
+    /** Called for entries pushed out by the byte budget (not for delete/clear/replace). */
+    private readonly onEvict?: (key: K, value: V) => void,
   ) {}
+
+  /** Keys from least to most recently used. */
+  keysFromOldest(): IterableIterator<K> {
+    return this.map.keys();
+  }
+
+  /** Bytes charged for `key` (0 when absent). */
+  sizeOfKey(key: K): number {
+    return this.map.get(key)?.size ?? 0;
+  }
 
   get size(): number {
     return this.map.size;
@@ -36,9 +58,11 @@ export class LruCache<K, V> {
     this.map.set(key, { value, size });
     this.bytes += size;
     while (this.bytes > this.maxBytes) {
-      const oldest = this.map.keys().next();
+      const oldest = this.map.entries().next();
       if (oldest.done) break;
-      this.delete(oldest.value);
+      const [k, entry] = oldest.value;
+      this.delete(k);
+      this.onEvict?.(k, entry.value);
     }
   }
 
@@ -58,7 +82,7 @@ export class LruCache<K, V> {
 export class SharedPromiseCache<K, V> {
   private readonly inFlight = new Map<K, Promise<V>>();
 
-  constructor(private readonly lru: LruCache<K, V>) {}
+  constructor(private readonly lru: ValueCache<K, V>) {}
 
   get stats(): { entries: number; bytes: number; inFlight: number } {
     return { entries: this.lru.size, bytes: this.lru.usedBytes, inFlight: this.inFlight.size };

@@ -1,5 +1,6 @@
 import type { TypedArray } from '../../raster/dtype.ts';
-import { LruCache, SharedPromiseCache } from '../../util/lru-cache.ts';
+import { SharedPromiseCache } from '../../util/lru-cache.ts';
+import { TinyLfuCache } from '../../util/tiny-lfu-cache.ts';
 
 /**
  * One decoded TIFF block (tile or strip), split into sample planes so that windows are
@@ -28,7 +29,7 @@ export interface BlockCacheStats {
 }
 
 /**
- * Byte-bounded LRU of decoded blocks keyed by source url + image + block index, fronted by a
+ * Byte-bounded cache (W-TinyLFU, see src/util/tiny-lfu-cache.ts) of decoded blocks keyed by source url + image + block index, fronted by a
  * promise cache so that concurrent reads of the same block share one fetch and decode.
  * Created once by the caller and shared by every dataset.
  */
@@ -37,7 +38,7 @@ export class BlockCache {
   private decodeCount = 0;
 
   constructor(readonly maxBytes: number) {
-    this.cache = new SharedPromiseCache(new LruCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64));
+    this.cache = new SharedPromiseCache(new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64));
   }
 
   /** The cached block for `key`, or the result of `decode()` (shared with concurrent callers). */
