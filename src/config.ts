@@ -2,6 +2,7 @@
  * The one typed configuration object. Built from environment variables and CLI flags in
  * src/cli/config-from-env.ts; every default is documented in the README.
  */
+import type { EarthdataAuthOptions } from './sources/earthdata-auth.ts';
 import type { SourceOptions } from './sources/options.ts';
 
 export interface Config {
@@ -11,6 +12,16 @@ export interface Config {
   sources: SourceOptions;
   /** NASA CMR base URL (granule-search service). */
   cmrUrl: string;
+  /** Sent to CMR as the `client-id` header (identifies this deployment to CMR). */
+  cmrClientId?: string;
+  /** Deadline of one CMR request, ms. */
+  cmrTimeoutMs: number;
+  /** Retries of a transient CMR failure (5xx, 429, reset). */
+  cmrRetries: number;
+  /** Granules read in parallel per chunk of a mosaic (titiler's MOSAIC_CONCURRENCY). */
+  mosaicConcurrency: number;
+  /** NASA Earthdata Login credentials for https granule reads (bearer token), when configured. */
+  earthdata?: EarthdataAuthOptions;
   /** Cache-Control sent on successful and 4xx GET responses (TiTiler's CACHECONTROL). */
   cacheControl: string;
   /** Access-Control-Allow-Origin value ('' disables CORS headers). */

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
+import { earthdataAuthOptionsFromEnv } from '../sources/earthdata-auth.ts';
 import { sourceOptionsFromEnv } from '../sources/options.ts';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../demo');
@@ -34,11 +35,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
   }
   if (flags.allowPrivateHosts !== undefined) sources.allowPrivateHosts = flags.allowPrivateHosts;
   sources.localRoots = [...new Set(sources.localRoots)];
+  const cmrClientId = (env['RASTILE_CMR_CLIENT_ID'] ?? env['TITILER_CMR_CLIENT_ID'])?.trim() || undefined;
+  const earthdata = earthdataAuthOptionsFromEnv(env);
   return {
     host: flags.host ?? env['HOST'] ?? '127.0.0.1',
     port: int(flags.port ?? env['PORT'], 8000, 'PORT'),
     sources,
     cmrUrl: (flags.cmrUrl ?? env['RASTILE_CMR_URL'] ?? 'https://cmr.earthdata.nasa.gov').replace(/\/+$/, ''),
+    ...(cmrClientId !== undefined ? { cmrClientId } : {}),
+    cmrTimeoutMs: int(env['RASTILE_CMR_TIMEOUT_MS'], 20_000, 'RASTILE_CMR_TIMEOUT_MS'),
+    cmrRetries: int(env['RASTILE_CMR_RETRIES'], 2, 'RASTILE_CMR_RETRIES'),
+    mosaicConcurrency: Math.max(1, int(env['RASTILE_MOSAIC_CONCURRENCY'], 5, 'RASTILE_MOSAIC_CONCURRENCY')),
+    ...(earthdata !== undefined ? { earthdata } : {}),
     cacheControl: env['RASTILE_CACHE_CONTROL'] ?? 'public, max-age=3600',
     corsOrigins: env['RASTILE_CORS_ORIGINS'] ?? '*',
     cache: {

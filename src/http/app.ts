@@ -7,6 +7,9 @@ import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
 import { registerColormapRoutes } from './factories/colormap-routes.ts';
 import { registerCogRouter } from './factories/cog-router.ts';
 import { registerStacRouter } from './factories/stac-router.ts';
+import { registerGranuleLegacyRedirects } from './factories/granule-legacy-redirects.ts';
+import { registerGranuleListingRoutes } from './factories/granule-listing-routes.ts';
+import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
@@ -39,6 +42,10 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerMetricsRoutes(app, services);
   registerCogRouter(app, registry, services, '/cog');
   registerStacRouter(app, registry, services, '/stac');
+  registerGranuleRasterRouter(app, registry, services, '/raster');
+  registerGranuleListingRoutes(app, registry, services);
+  // Last: 0.x granule-search URLs (only paths no router above matches).
+  registerGranuleLegacyRedirects(app, registry);
   return app;
 }
 

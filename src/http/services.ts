@@ -5,6 +5,8 @@
 import type { Config } from '../config.ts';
 import { createBlockCache, type BlockCache } from '../formats/tiff/block-cache.ts';
 import { CogReader } from '../readers/cog/cog-reader.ts';
+import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
+import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
 import { DatasetCache } from '../readers/cog/cog-dataset.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
 
@@ -13,10 +15,24 @@ export interface Services {
   sources: SourceOpener;
   blockCache: BlockCache;
   openCog(url: string, signal?: AbortSignal): Promise<CogReader>;
+  /** NASA CMR granule search (granule-search routers). */
+  cmr: CmrClient;
+  /** Earthdata Login bearer tokens for https granule reads, when credentials are configured. */
+  earthdata?: EarthdataAuth;
 }
 
 export function createServices(config: Config): Services {
-  const sources = createSourceOpener(config.sources);
+  const earthdata = config.earthdata ? earthdataAuth(config.earthdata) : undefined;
+  const sources = createSourceOpener(
+    earthdata && !config.sources.authHeaders ? { ...config.sources, authHeaders: (url) => earthdata.authHeaders(url) } : config.sources,
+  );
+  const cmr = new CmrClient({
+    baseUrl: config.cmrUrl,
+    ...(config.cmrClientId !== undefined ? { clientId: config.cmrClientId } : {}),
+    timeoutMs: config.cmrTimeoutMs,
+    retries: config.cmrRetries,
+    pageSize: DEFAULT_CMR_CLIENT_OPTIONS.pageSize,
+  });
   const blockCache = createBlockCache(config.cache.decodedBytes);
   const datasets = new DatasetCache(
     { sources, blockCache, maxBlockBytes: config.limits.maxBlockBytes, sidecars: true },
@@ -30,5 +46,7 @@ export function createServices(config: Config): Services {
     async openCog(url, signal) {
       return new CogReader(await datasets.open(url, signal), limits);
     },
+    cmr,
+    ...(earthdata !== undefined ? { earthdata } : {}),
   };
 }

@@ -1,0 +1,126 @@
+/**
+ * The /raster router: granules found in NASA CMR, their GeoTIFF/COG assets read as multi-asset
+ * items and mosaicked per request (titiler-cmr's `/rasterio` routes, §2.2). Tiles, TileJSON,
+ * the map page and the tile-set listings are the shared factories driven by a granule backend;
+ * info, point, bbox, feature and statistics are granule-specific (granule-raster-part-routes.ts).
+ *
+ * The backend's `open` builds a GranuleMosaicReader bound to the request's CMR filters, asset
+ * layer and pixel selection; the search itself happens when the reader is asked for a tile, part
+ * or point (for that area). Only `granule_ur` makes `open` search (for the reported bounds).
+ */
+import type { FastifyInstance } from 'fastify';
+import { crsUri, WGS84 } from '../../geo/crs.ts';
+import { assetHref } from '../../readers/granule/granule-item.ts';
+import { GranuleMosaicReader } from '../../readers/granule/granule-mosaic-reader.ts';
+import { SearchBounds } from '../../readers/granule/search-bounds.ts';
+import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
+import { granuleQueryFromParams, RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
+import type { Granule } from '../../search/types.ts';
+import { crsParam } from '../params/crs.ts';
+import { granuleSearchParams, legacyGranuleSearchAliases } from '../params/granule-search.ts';
+import { registerRoute, type RouteRegistry } from '../route.ts';
+import type { Services } from '../services.ts';
+import type { ParsedParams } from '../validation/params.ts';
+import type { ImageBackend } from './backend.ts';
+import { footprint } from './cog-info-routes.ts';
+import { registerGranuleRasterPartRoutes } from './granule-raster-part-routes.ts';
+import { granuleLayer, granuleRasterParams } from './granule-raster-params.ts';
+import { registerTileRoutes } from './tile-routes.ts';
+import { registerTileSetRoutes } from './tileset-routes.ts';
+
+const TAG = 'Granule mosaics (raster files)';
+
+export const granuleRasterBackendParams = {
+  ...granuleSearchParams({ coverageTolerance: RASTER_COVERAGE_TOLERANCE }),
+  ...legacyGranuleSearchAliases,
+  ...granuleRasterParams,
+};
+
+export type GranuleRasterParams = typeof granuleRasterBackendParams;
+
+/** An ImageBackend whose readers are granule mosaics (the granule-specific routes use their extra methods). */
+export interface GranuleBackend extends ImageBackend<GranuleRasterParams> {
+  open(params: ParsedParams<GranuleRasterParams>, signal: AbortSignal): Promise<GranuleMosaicReader>;
+}
+
+export function granuleRasterBackend(services: Services, prefix: string): GranuleBackend {
+  const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));
+  const assetsOf = (regex: RegExp | undefined) => (g: Granule) => {
+    const assets = granuleAssets(g, regex);
+    // Earthdata tokens go only to the hosts the granules' own https links name.
+    if (services.earthdata) for (const h of granuleDataHosts(g)) services.earthdata.allowHost(h);
+    return assets.filter((a) => assetHref(a) !== undefined);
+  };
+  return {
+    prefix,
+    tag: TAG,
+    params: granuleRasterBackendParams,
+    async open(p, signal) {
+      const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
+      const { layer, assetsRegex } = granuleLayer(p);
+      return new GranuleMosaicReader({
+        search: (area, s) => services.cmr.searchGranules(query, area, s),
+        assets: assetsOf(assetsRegex),
+        openAsset: (href, s) => services.openCog(href, s),
+        layer,
+        pixelSelection: p.pixel_selection,
+        concurrency: services.config.mosaicConcurrency,
+        bounds: await bounds.bounds(query, signal),
+      });
+    },
+    layerTitle: (p) => p.collection_concept_id ?? p.concept_id ?? 'CMR granules',
+  };
+}
+
+export function registerGranuleRasterRouter(app: FastifyInstance, registry: RouteRegistry, services: Services, prefix = '/raster'): void {
+  const backend = granuleRasterBackend(services, prefix);
+  const maxSide = services.config.limits.maxImageSide;
+  registerGranuleInfoRoutes(app, registry, backend);
+  registerTileSetRoutes(app, registry, backend);
+  registerTileRoutes(app, registry, backend);
+  registerGranuleRasterPartRoutes(app, registry, backend, maxSide);
+}
+
+const CRS_4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';
+
+/** /info and /info.geojson: the bounds of the search (not of data), EPSG:4326 (titiler-cmr §4.6). */
+function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry, backend: GranuleBackend): void {
+  const { prefix } = backend;
+  const op = prefix.slice(1);
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: `${prefix}/info`,
+    operationId: `${op}_info`,
+    summary: "Bounds of the search: granule_ur's footprint, else bounding_box, else the world.",
+    tags: [TAG],
+    params: backend.params,
+    responses: { 200: { description: 'Search bounds and CRS.', content: { 'application/json': {} } } },
+    handler: async ({ params, signal }) => {
+      const reader = await backend.open(params, signal);
+      return { kind: 'json', data: { bounds: reader.bounds, crs: CRS_4326 } };
+    },
+  });
+
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: `${prefix}/info.geojson`,
+    operationId: `${op}_info_geojson`,
+    summary: 'The search bounds as a GeoJSON Feature (properties: the info).',
+    tags: [TAG],
+    params: { ...backend.params, ...crsParam },
+    responses: { 200: { description: 'GeoJSON Feature.', content: { 'application/geo+json': {} } } },
+    handler: async ({ params, signal }) => {
+      const reader = await backend.open(params, signal);
+      const crs = params.crs ?? WGS84;
+      const b = reader.boundsIn(crs);
+      const data: Record<string, unknown> = {
+        type: 'Feature',
+        bbox: b,
+        geometry: footprint(b),
+        properties: { bounds: reader.bounds, crs: CRS_4326 },
+      };
+      if (params.crs) data['crs'] = { type: 'name', properties: { name: crsUri(crs) ?? crs.id } };
+      return { kind: 'json', contentType: 'application/geo+json', data };
+    },
+  });
+}
