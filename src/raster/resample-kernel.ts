@@ -9,6 +9,7 @@
  */
 import type { Window } from '../geo/bounds.ts';
 import { allocate, dtypeRange, isFloat, type DType, type TypedArray } from './dtype.ts';
+import { isInterpolationKernel, kernelRadius, kernelWeight } from './kernels.ts';
 
 export type KernelName =
   | 'nearest'
@@ -20,45 +21,6 @@ export type KernelName =
   | 'mode'
   | 'gauss'
   | 'rms';
-
-function radius(name: KernelName): number {
-  switch (name) {
-    case 'bilinear': return 1;
-    case 'cubic':
-    case 'cubic_spline': return 2;
-    case 'lanczos': return 3;
-    case 'gauss': return 1.5;
-    default: return 0.5;
-  }
-}
-
-function kernel(name: KernelName, d: number): number {
-  const x = Math.abs(d);
-  switch (name) {
-    case 'bilinear':
-      return x < 1 ? 1 - x : 0;
-    case 'cubic': {
-      const a = -0.5;
-      if (x <= 1) return (a + 2) * x * x * x - (a + 3) * x * x + 1;
-      if (x < 2) return a * x * x * x - 5 * a * x * x + 8 * a * x - 4 * a;
-      return 0;
-    }
-    case 'cubic_spline':
-      if (x < 1) return 2 / 3 - x * x + (x * x * x) / 2;
-      if (x < 2) return ((2 - x) * (2 - x) * (2 - x)) / 6;
-      return 0;
-    case 'lanczos': {
-      if (x === 0) return 1;
-      if (x >= 3) return 0;
-      const px = Math.PI * x;
-      return (3 * Math.sin(px) * Math.sin(px / 3)) / (px * px);
-    }
-    case 'gauss':
-      return Math.exp(-2 * x * x);
-    default:
-      return x < 0.5 ? 1 : 0;
-  }
-}
 
 interface Taps {
   start: Int32Array;
@@ -72,7 +34,7 @@ function taps(name: KernelName, off: number, size: number, n: number, limit: num
   const scale = size / n;
   const stretch = Math.max(1, scale);
   const box = name === 'average' || name === 'mode' || name === 'rms' || name === 'nearest';
-  const half = box ? Math.max(0.5, scale / 2) : radius(name) * stretch;
+  const half = box || !isInterpolationKernel(name) ? Math.max(0.5, scale / 2) : kernelRadius(name) * stretch;
   const maxTaps = Math.ceil(2 * half) + 2;
   const start = new Int32Array(n);
   const count = new Int32Array(n);
@@ -90,7 +52,7 @@ function taps(name: KernelName, off: number, size: number, n: number, limit: num
         // overlap of source pixel [k, k+1) with the footprint [centre-half, centre+half)
         w = Math.min(k + 1, centre + half) - Math.max(k, centre - half);
       } else {
-        w = kernel(name, (k + 0.5 - centre) / stretch);
+        w = isInterpolationKernel(name) ? kernelWeight(name, (k + 0.5 - centre) / stretch) : 0;
       }
       if (w <= 0 && box) continue;
       if (c === 0) start[i] = k;

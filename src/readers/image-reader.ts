@@ -4,6 +4,7 @@
  */
 import type { Bounds } from '../geo/bounds.ts';
 import type { Crs } from '../geo/crs.ts';
+import type { Geometry } from '../geo/geometry.ts';
 import type { TileMatrixSet } from '../geo/tms.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import { readLayer, type Layer } from './layer.ts';
@@ -22,6 +23,12 @@ export interface ImageReader {
   preview(request: WithoutIndexes<PreviewRequest>, signal?: AbortSignal): Promise<ImageData>;
   tile(tms: TileMatrixSet, x: number, y: number, z: number, request: WithoutIndexes<TileRequest>, signal?: AbortSignal): Promise<ImageData>;
   point(x: number, y: number, coordCrs: Crs, options: WithoutIndexes<ReadOptions>, signal?: AbortSignal): Promise<PointValues>;
+  /**
+   * Optional: read the bounds of a shape knowing the shape itself (a mosaic can stop reading once
+   * the inside of the geometry is filled) and say which inputs were used. Without it, callers use
+   * `part` over the shape's bounds.
+   */
+  feature?(request: WithoutIndexes<PartRequest>, shape: { geometry: Geometry; crs: Crs }, signal?: AbortSignal): Promise<{ image: ImageData; used?: string[] }>;
 }
 
 export function pointValues(img: ImageData, coordinates: [number, number]): PointValues {

@@ -2,7 +2,8 @@
  * The /raster router: granules found in NASA CMR, their GeoTIFF/COG assets read as multi-asset
  * items and mosaicked per request (titiler-cmr's `/rasterio` routes, §2.2). Tiles, TileJSON,
  * the map page and the tile-set listings are the shared factories driven by a granule backend;
- * info, point, bbox, feature and statistics are granule-specific (granule-raster-part-routes.ts).
+ * bbox, feature and POST statistics too (the mosaic reader's `feature` reports `used_assets`);
+ * info and the per-granule point route are granule-specific.
  *
  * The backend's `open` builds a GranuleMosaicReader bound to the request's CMR filters, asset
  * layer and pixel selection; the search itself happens when the reader is asked for a tile, part
@@ -23,7 +24,9 @@ import type { Services } from '../services.ts';
 import type { ParsedParams } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { footprint } from './cog-info-routes.ts';
-import { registerGranuleRasterPartRoutes } from './granule-raster-part-routes.ts';
+import { registerGranulePointRoute } from './granule-point-route.ts';
+import { registerPartRoutes } from './part-routes.ts';
+import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { granuleLayer, granuleRasterParams } from './granule-raster-params.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
@@ -78,7 +81,9 @@ export function registerGranuleRasterRouter(app: FastifyInstance, registry: Rout
   registerGranuleInfoRoutes(app, registry, backend);
   registerTileSetRoutes(app, registry, backend);
   registerTileRoutes(app, registry, backend);
-  registerGranuleRasterPartRoutes(app, registry, backend, maxSide);
+  registerGranulePointRoute(app, registry, backend);
+  registerPartRoutes(app, registry, backend, maxSide, { preview: false, point: false });
+  registerStatisticsRoutes(app, registry, backend, maxSide, { withGet: false });
 }
 
 const CRS_4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';

@@ -1,7 +1,6 @@
 /** Image endpoints other than tiles: point values, previews, bbox crops and feature crops. */
 import type { FastifyInstance } from 'fastify';
 import { WGS84 } from '../../geo/crs.ts';
-import { geometryBounds } from '../../geo/geometry.ts';
 import { IMAGE_FORMATS, mediaType } from '../../raster/render/index.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
@@ -13,13 +12,27 @@ import { registerRoute, type ResponseDoc, type RouteRegistry } from '../route.ts
 import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { imageResponse, postProcessFor } from './image-output.ts';
-import { cutToGeometry, readOptions } from './statistics-routes.ts';
+import { readFeature } from './feature-read.ts';
+import { readOptions } from './statistics-routes.ts';
 
 const IMAGE_RESPONSE: Record<number, ResponseDoc> = {
   200: { description: 'Return an image.', content: Object.fromEntries([...new Set(IMAGE_FORMATS.map(mediaType))].map((m) => [m, {}])) },
 };
 
-export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>, maxSide: number): void {
+export interface PartRouteOptions {
+  /** Whole-dataset previews (false for granule mosaics). */
+  preview?: boolean;
+  /** The single-image point route (granule mosaics answer per granule instead). */
+  point?: boolean;
+}
+
+export function registerPartRoutes<D extends ParamDefs>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  backend: ImageBackend<D>,
+  maxSide: number,
+  options: PartRouteOptions = {},
+): void {
   const { prefix } = backend;
   const tags = [backend.tag];
   const op = prefix.slice(1);
@@ -30,7 +43,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
   };
   const imageParams = { ...backend.params, ...datasetParams, ...algorithmParams, ...colormapParams, ...renderParams };
 
-  registerRoute(app, registry, {
+  if (options.point ?? true) registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/point/{lon},{lat}`,
     operationId: `${op}_point`,
@@ -60,7 +73,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
     { path: `${prefix}/preview.{format}`, id: `${op}_preview_format`, extra: { ...formatPath, ...previewSizeParams(maxSide) }, sized: false },
     { path: `${prefix}/preview`, id: `${op}_preview`, extra: { ...previewSizeParams(maxSide) }, sized: false },
   ];
-  for (const v of previewVariants) {
+  for (const v of options.preview ?? true ? previewVariants : []) {
     registerRoute(app, registry, {
       method: 'GET',
       path: v.path,
@@ -121,7 +134,12 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
   const featureVariants: Array<{ path: string; id: string; extra: ParamDefs; sized: boolean }> = [
     { path: `${prefix}/feature/{width}x{height}.{format}`, id: `${op}_feature_sized`, extra: { ...sizePath, ...formatPath }, sized: true },
     { path: `${prefix}/feature.{format}`, id: `${op}_feature_format`, extra: { ...formatPath, ...partSizeParams(maxSide) }, sized: false },
-    { path: `${prefix}/feature`, id: `${op}_feature`, extra: { ...partSizeParams(maxSide) }, sized: false },
+    {
+      path: `${prefix}/feature`,
+      id: `${op}_feature`,
+      extra: { format: P.enumeration(IMAGE_FORMATS).describe('Output image type (default: PNG when any pixel is masked, else JPEG).'), ...partSizeParams(maxSide) },
+      sized: false,
+    },
   ];
   for (const v of featureVariants) {
     registerRoute(app, registry, {
@@ -139,19 +157,14 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
         const coordCrs = p.coord_crs ?? WGS84;
-        const img = await reader.part(
-          {
-            ...readOptions(p),
-            bounds: geometryBounds(feature.geometry),
-            boundsCrs: coordCrs,
-            dstCrs: p.dst_crs ?? coordCrs,
-            maxSize: v.sized || (p.width && p.height) ? undefined : p.max_size,
-            width: p.width,
-            height: p.height,
-          },
-          signal,
-        );
-        const { cut } = cutToGeometry(img, feature.geometry, coordCrs);
+        const request = {
+          ...readOptions(p),
+          dstCrs: p.dst_crs ?? coordCrs,
+          maxSize: v.sized || (p.width && p.height) ? undefined : p.max_size,
+          width: p.width,
+          height: p.height,
+        };
+        const { cut } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
         return imageResponse(post(cut), p.format, p);
       },
     });

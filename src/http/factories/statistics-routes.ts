@@ -1,16 +1,12 @@
 /** GET /statistics (whole dataset at max_size) and POST /statistics (inside GeoJSON features). */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
-import { geoTransformFromBounds } from '../../geo/affine.ts';
 import { WGS84 } from '../../geo/crs.ts';
-import { geometryBounds, toPixelSpace, transformGeometry, type Geometry } from '../../geo/geometry.ts';
-import type { ImageData } from '../../raster/image-data.ts';
 import { imageStatistics } from '../../raster/image-statistics.ts';
-import { toPixelGeometry } from '../../raster/pixel-geometry.ts';
-import { coverageFractions, rasterizeAllTouched } from '../../raster/rasterize.ts';
+import { coverageFractions } from '../../raster/rasterize.ts';
 import type { StatisticsOptions } from '../../raster/statistics.ts';
 import type { ReadOptions } from '../../readers/read-options.ts';
-import { parseFeatureOrCollection, type Feature } from '../geojson-body.ts';
+import { parseFeatureOrCollection } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { coordCrsParam, dstCrsParam } from '../params/crs.ts';
 import { datasetParams } from '../params/dataset.ts';
@@ -19,14 +15,26 @@ import { coverScaleParam, histogramParams, statisticsParams } from '../params/st
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
+import { readFeature } from './feature-read.ts';
 import { postProcessFor } from './image-output.ts';
 
-export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>, maxSide: number): void {
+export interface StatisticsRouteOptions {
+  /** GET /statistics over the whole dataset (false for granule mosaics: the world has no preview). */
+  withGet?: boolean;
+}
+
+export function registerStatisticsRoutes<D extends ParamDefs>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  backend: ImageBackend<D>,
+  maxSide: number,
+  options: StatisticsRouteOptions = {},
+): void {
   const { prefix } = backend;
   const tags = [backend.tag];
   const common = { ...backend.params, ...datasetParams, ...algorithmParams, ...statisticsParams, ...histogramParams };
 
-  registerRoute(app, registry, {
+  if (options.withGet ?? true) registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/statistics`,
     operationId: `${prefix.slice(1)}_statistics`,
@@ -64,48 +72,29 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
       const dstCrs = p.dst_crs ?? coordCrs;
       const features = input.type === 'FeatureCollection' ? input.features : [input];
       for (const feature of features) {
-        const img = await reader.part(
-          {
-            ...readOptions(p),
-            bounds: geometryBounds(feature.geometry),
-            boundsCrs: coordCrs,
-            dstCrs,
-            maxSize: p.width && p.height ? undefined : p.max_size,
-            width: p.width,
-            height: p.height,
-            alignBoundsWithDataset: true,
-          },
-          signal,
-        );
-        const { cut, pixels } = cutToGeometry(img, feature.geometry, coordCrs);
-        const coverage = coverageFractions(pixels, img.width, img.height, p.cover_scale);
+        const request = {
+          ...readOptions(p),
+          dstCrs,
+          maxSize: p.width && p.height ? undefined : p.max_size,
+          width: p.width,
+          height: p.height,
+          alignBoundsWithDataset: true,
+        };
+        const { cut, pixels, used } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
+        const coverage = coverageFractions(pixels, cut.width, cut.height, p.cover_scale);
         const processed = post(cut);
-        if (processed.width !== img.width || processed.height !== img.height) {
+        if (processed.width !== cut.width || processed.height !== cut.height) {
           throw Errors.badRequest(`algorithm '${p.algorithm}' changes the image size; use it with GET /statistics or without coverage`);
         }
-        setStatistics(feature, imageStatistics(processed, { ...statisticsOptions(p), coverage }));
+        feature.properties = {
+          ...(feature.properties ?? {}),
+          statistics: imageStatistics(processed, { ...statisticsOptions(p), coverage }),
+          ...(used ? { used_assets: used } : {}),
+        };
       }
       return { kind: 'json', contentType: 'application/geo+json', data: input };
     },
   });
-}
-
-/** Masks the pixels the geometry does not touch (rasterize all_touched, like rio-tiler's feature()). */
-export function cutToGeometry(img: ImageData, geometry: Geometry, geometryCrs: ImageData['crs']): { cut: ImageData; pixels: ReturnType<typeof toPixelGeometry> } {
-  const gt = geoTransformFromBounds(img.bounds, img.width, img.height);
-  const pixels = toPixelGeometry(toPixelSpace(transformGeometry(geometry, geometryCrs, img.crs), gt));
-  const cutline = rasterizeAllTouched(pixels, img.width, img.height);
-  const shared = new Map<Uint8Array, Uint8Array>();
-  const masks = img.masks.map((m) => {
-    let out = shared.get(m);
-    if (!out) {
-      out = new Uint8Array(m.length);
-      for (let i = 0; i < m.length; i++) out[i] = m[i] & cutline[i];
-      shared.set(m, out);
-    }
-    return out;
-  });
-  return { cut: { ...img, masks }, pixels };
 }
 
 export function readOptions(p: { nodata?: number; unscale: boolean; resampling: ReadOptions['resampling']; reproject: ReadOptions['reproject'] }): ReadOptions {
@@ -120,8 +109,4 @@ export function statisticsOptions(p: {
   histogram_range?: [number, number];
 }): StatisticsOptions {
   return { categorical: p.categorical, categories: p.c, percentiles: p.p, histogramBins: p.histogram_bins ?? 10, histogramRange: p.histogram_range };
-}
-
-function setStatistics(feature: Feature, stats: unknown): void {
-  feature.properties = { ...(feature.properties ?? {}), statistics: stats };
 }

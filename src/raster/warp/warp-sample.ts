@@ -9,6 +9,7 @@
  */
 import { dtypeRange, isFloat, type DType, type TypedArray } from '../dtype.ts';
 import type { WarpResampling } from '../resampling.ts';
+import { isInterpolationKernel, kernelRadius, kernelWeight, type InterpolationKernel } from '../kernels.ts';
 
 export interface SourceRegion {
   /** Band samples of a source window; all the same size. */
@@ -49,8 +50,7 @@ export function warpSample(
   dst: WarpTarget,
 ): void {
   if (method === 'nearest') return nearest(src, sx, sy, dst);
-  const radius = kernelRadius(method);
-  if (radius > 0) return convolve(method, radius, src, sx, sy, dst);
+  if (isInterpolationKernel(method)) return convolve(method, kernelRadius(method), src, sx, sy, dst);
   return footprintStatistic(method, src, sx, sy, Math.max(1, scaleX), Math.max(1, scaleY), dst);
 }
 
@@ -81,47 +81,11 @@ function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: War
   }
 }
 
-function kernelRadius(method: WarpResampling): number {
-  switch (method) {
-    case 'bilinear': return 1;
-    case 'cubic':
-    case 'cubic_spline': return 2;
-    case 'lanczos': return 3;
-    default: return 0;
-  }
-}
-
-function weight(method: WarpResampling, d: number): number {
-  const x = Math.abs(d);
-  switch (method) {
-    case 'bilinear':
-      return x < 1 ? 1 - x : 0;
-    case 'cubic': {
-      const a = -0.5;
-      if (x <= 1) return (a + 2) * x * x * x - (a + 3) * x * x + 1;
-      if (x < 2) return a * x * x * x - 5 * a * x * x + 8 * a * x - 4 * a;
-      return 0;
-    }
-    case 'cubic_spline':
-      if (x < 1) return 2 / 3 - x * x + (x * x * x) / 2;
-      if (x < 2) return ((2 - x) * (2 - x) * (2 - x)) / 6;
-      return 0;
-    case 'lanczos': {
-      if (x === 0) return 1;
-      if (x >= 3) return 0;
-      const px = Math.PI * x;
-      return (3 * Math.sin(px) * Math.sin(px / 3)) / (px * px);
-    }
-    default:
-      return 0;
-  }
-}
-
 function store(dst: WarpTarget, b: number, i: number, v: number, integer: boolean, lo: number, hi: number): void {
   dst.bands[b][i] = integer ? Math.min(hi, Math.max(lo, Math.round(v))) : v;
 }
 
-function convolve(method: WarpResampling, radius: number, src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
+function convolve(method: InterpolationKernel, radius: number, src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
   const n = sx.length;
   const integer = !isFloat(dst.dtype);
   const [lo, hi] = dtypeRange(dst.dtype);
@@ -144,7 +108,7 @@ function convolve(method: WarpResampling, radius: number, src: SourceRegion, sx:
       let wsum = 0;
       for (let r = cy - radius + 1; r <= cy + radius; r++) {
         if (r < 0 || r >= height) continue;
-        const wy = weight(method, y - r);
+        const wy = kernelWeight(method, y - r);
         if (wy === 0) continue;
         for (let c = cx - radius + 1; c <= cx + radius; c++) {
           if (c < 0 || c >= width) continue;
@@ -152,7 +116,7 @@ function convolve(method: WarpResampling, radius: number, src: SourceRegion, sx:
           if ((valid !== null && valid[k] === 0) || (bv !== null && bv[k] === 0)) continue;
           const v = band[k];
           if (v !== v) continue;
-          const w = wy * weight(method, x - c);
+          const w = wy * kernelWeight(method, x - c);
           acc += w * v;
           wsum += w;
         }

@@ -106,6 +106,12 @@ export class GranuleMosaicReader implements ImageReader {
     return this.mosaic({ kind: 'bbox', bounds: area }, cutline ? 'the feature' : 'the bbox', (g, s) => g.part(req, s), signal, mask);
   }
 
+  /** ImageReader.feature: the mosaic under a geometry and the granules it used (`used_assets`). */
+  async feature(req: Omit<PartRequest, 'indexes'>, shape: { geometry: Geometry; crs: Crs }, signal?: AbortSignal): Promise<{ image: ImageData; used: string[] }> {
+    const { image, used } = await this.partMosaic(req, shape, signal);
+    return { image, used: used.map((g) => g.granuleUr) };
+  }
+
   preview(_req: Omit<PreviewRequest, 'indexes'>): Promise<ImageData> {
     return Promise.reject(new RastileError('BadRequest', 'A granule mosaic has no preview: use a tile, bbox or feature'));
   }

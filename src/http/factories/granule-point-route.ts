@@ -1,0 +1,46 @@
+/**
+ * GET /raster/point/{lon},{lat}: one entry per granule containing the point, not a mosaic
+ * (titiler-cmr §2.2): `{"coordinates":[lon,lat],"assets":[{"name":<granule_ur>,"values",
+ * "band_names","band_descriptions"}…]}`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { WGS84 } from '../../geo/crs.ts';
+import { coordCrsParam } from '../params/crs.ts';
+import { datasetParams } from '../params/dataset.ts';
+import { registerRoute, type RouteRegistry } from '../route.ts';
+import { P } from '../validation/params.ts';
+import type { GranuleBackend } from './granule-raster-router.ts';
+import { readOptions } from './statistics-routes.ts';
+
+export function registerGranulePointRoute(app: FastifyInstance, registry: RouteRegistry, backend: GranuleBackend): void {
+  const { prefix } = backend;
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: `${prefix}/point/{lon},{lat}`,
+    operationId: `${prefix.slice(1)}_point`,
+    summary: 'Values at a point, per granule that contains it (CMR order).',
+    tags: [backend.tag],
+    params: {
+      lon: P.float().path().describe('Longitude (or X in coord_crs).'),
+      lat: P.float().path().describe('Latitude (or Y in coord_crs).'),
+      ...backend.params,
+      ...coordCrsParam,
+      ...datasetParams,
+    },
+    responses: {
+      200: { description: 'Point values per granule.', content: { 'application/json': {} } },
+      204: { description: 'No granule found, or none contains the point.' },
+    },
+    handler: async ({ params: p, signal }) => {
+      const reader = await backend.open(p, signal);
+      const found = await reader.pointEach(p.lon, p.lat, p.coord_crs ?? WGS84, readOptions(p), signal);
+      return {
+        kind: 'json',
+        data: {
+          coordinates: [p.lon, p.lat],
+          assets: found.map((v) => ({ name: v.granule.granuleUr, values: v.values, band_names: v.bandNames, band_descriptions: v.bandDescriptions })),
+        },
+      };
+    },
+  });
+}
