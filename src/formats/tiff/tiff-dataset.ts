@@ -24,6 +24,7 @@ import type { TiffFile } from './tiff-file.ts';
 import { isAbort, openTiffFile } from './tiff-file.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
+import { raceAbort } from '../../sources/abort.ts';
 
 export type { TiffBandMeta } from './dataset-meta.ts';
 
@@ -268,7 +269,7 @@ export class TiffDataset {
       });
     }
 
-    await abortable(Promise.all(tasks), signal);
+    await raceAbort(Promise.all(tasks), signal, 'TIFF block');
     const seen = new Set<number>();
     const out = bands.map((b) => {
       const arr = arrays.get(b)!;
@@ -309,28 +310,6 @@ function forEachBlock(layout: IfdLayout, win: WindowRect, fn: (index: number, x0
     if (rowsInBlock(layout, by) <= 0) continue;
     for (let bx = bx0; bx <= bx1; bx++) fn(by * layout.blocksAcross + bx, bx * bw, by * bh);
   }
-}
-
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 function compressionName(l: IfdLayout): string {
