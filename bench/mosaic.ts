@@ -13,7 +13,8 @@
  *   /usr/bin/python3 bench/make-mosaic-data.py      # once
  *   node --import tsx bench/mosaic.ts [passes=3] [connections=4]
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { procCpuMs, runLoad } from './load.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +30,6 @@ const passes = Number(process.argv[2] ?? 3);
 const connections = Number(process.argv[3] ?? 4);
 const PORT = 8766;
 
-function procCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / Number(execFileSync('getconf', ['CLK_TCK']).toString());
-}
 
 /** Tiles z11–14 over the area every granule covers (a sample of at most 12 per zoom). */
 function tileList(): Array<{ z: number; x: number; y: number }> {
@@ -121,25 +118,10 @@ async function main(): Promise<void> {
         const cmrPerTile = (cmr.granuleRequests().length - c0) / urls.length;
         const d1 = data.requests.length;
         const cpu0 = procCpuMs(server.pid!);
-        const latencies: number[] = [];
         const queue = Array.from({ length: passes }, () => urls).flat();
-        let next = 0;
-        const t0 = performance.now();
-        await Promise.all(
-          Array.from({ length: connections }, async () => {
-            while (next < queue.length) {
-              const u = queue[next++];
-              const st = performance.now();
-              const r = await fetch(u);
-              await r.arrayBuffer();
-              latencies.push(performance.now() - st);
-            }
-          }),
-        );
-        const wall = performance.now() - t0;
+        const { wallMs: wall, latencies } = await runLoad(queue, connections);
         const cpu = procCpuMs(server.pid!) - cpu0;
-        latencies.sort((a, b) => a - b);
-        const n = queue.length;
+            const n = queue.length;
         const warmData = (data.requests.length - d1) / n;
         console.log(
           `| ${s.name} | ${(cold.requests / urls.length).toFixed(1)} | ${(cold.bytes / 1024 / urls.length).toFixed(0)} | ${cold.duplicates} | ${(cold.headerReads / Math.max(1, cold.files)).toFixed(2)} | ${cmrPerTile.toFixed(2)} | ${(cpu / n).toFixed(1)} | ${((n / wall) * 1000).toFixed(1)} | ${latencies[Math.floor(n * 0.5)].toFixed(0)} / ${latencies[Math.floor(n * 0.99)].toFixed(0)} | ${warmData.toFixed(2)} |`,

@@ -11,7 +11,8 @@
  *   node --import tsx bench/tiles.ts [passes=3] [connections=8]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { peakRssMb, procCpuMs, runLoad } from './load.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { getColormap } from '../src/raster/colormap/index.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,16 +61,7 @@ function tileList(): Array<{ dataset: string; x: number; y: number; z: number }>
   return tiles;
 }
 
-function procCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14, 15)
-  return (ticks * 1000) / Number(execFileSync('getconf', ['CLK_TCK']).toString());
-}
 
-function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM'))!;
-  return Number(line.split(/\s+/)[1]) / 1024;
-}
 
 async function main(): Promise<void> {
   const tiles = tileList();
@@ -111,25 +103,10 @@ async function main(): Promise<void> {
     }
     writeFileSync(spec, JSON.stringify({ datasets, tiles }));
     const cpu0 = procCpuMs(server.pid!);
-    const latencies: number[] = [];
     const queue = Array.from({ length: passes }, () => urls).flat();
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (next < queue.length) {
-          const u = queue[next++];
-          const s = performance.now();
-          const r = await fetch(u);
-          await r.arrayBuffer();
-          latencies.push(performance.now() - s);
-        }
-      }),
-    );
-    const wall = performance.now() - t0;
+    const { wallMs: wall, latencies } = await runLoad(queue, connections);
     const cpu = procCpuMs(server.pid!) - cpu0;
     const rss = peakRssMb(server.pid!);
-    latencies.sort((a, b) => a - b);
     const n = queue.length;
     const ours = { cpuPerTile: cpu / n, tilesPerSec: (n / wall) * 1000, p50: latencies[Math.floor(n * 0.5)], p99: latencies[Math.floor(n * 0.99)], rss };
     const gdal = JSON.parse(
