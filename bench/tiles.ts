@@ -81,7 +81,7 @@ async function main(): Promise<void> {
 
   const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' },
+    env: { LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', ...process.env },
   });
   try {
     for (let i = 0; i < 100; i++) {

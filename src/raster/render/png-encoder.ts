@@ -165,7 +165,7 @@ export function encodePngSync(input: PngInput): Buffer {
 export function encodePng(input: PngInput): Promise<Buffer> {
   const scan = filterScanlines(input);
   return new Promise((resolve, reject) => {
-    deflate(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY, chunkSize: Math.max(16384, scan.length) }, (err, idat) => {
+    deflate(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY, chunkSize: 64 * 1024 }, (err, idat) => {
       if (err) reject(err);
       else resolve(assemble(input, idat));
     });
