@@ -79,7 +79,9 @@ async function main(): Promise<void> {
     return `http://127.0.0.1:${PORT}/cog/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.png?url=${encodeURIComponent(ds.path)}${ds.query ? `&${ds.query}` : ''}`;
   });
 
-  const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
+  // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', ...process.env },
   });

@@ -133,6 +133,21 @@ describe('predictors', () => {
     assert.deepEqual(enc, bytes);
   });
 
+  it('undoes the floating-point predictor word-wise for one 32-bit sample per pixel (several rows)', () => {
+    const width = 12;
+    const rows = 3;
+    const values = Float32Array.from({ length: width * rows }, (_, i) => (i % 7 === 3 ? Number.NaN : Math.sin(i) * 10 ** (i % 9)));
+    const bytes = new Uint8Array(values.buffer.slice(0));
+    const enc = new Uint8Array(bytes.length);
+    for (let r = 0; r < rows; r++) {
+      const row = enc.subarray(r * width * 4, (r + 1) * width * 4);
+      for (let k = 0; k < width; k++) for (let b = 0; b < 4; b++) row[b * width + k] = bytes[(r * width + k) * 4 + (3 - b)];
+      for (let i = row.length - 1; i >= 1; i--) row[i] = (row[i] - row[i - 1]) & 0xff;
+    }
+    undoFloatingPoint(enc, width, rows, 1, 4);
+    assert.deepEqual(enc, bytes);
+  });
+
   it('swaps byte order', () => {
     const b = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
     swapBytes(b, 4);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
+import { sharpVersions } from '../../util/sharp-module.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { escapeHtml, page } from '../pages/html.ts';
 import { fParam, wantsHtml } from '../params/format.ts';
@@ -85,7 +85,7 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
     responses: { 200: { description: 'Versions of the server and its main libraries.', content: { 'application/json': {} } } },
     handler: async () => ({
       kind: 'json',
-      data: { versions: { rastile: RASTILE_VERSION, node: process.versions.node, libvips: sharp.versions.vips, sharp: sharp.versions.sharp ?? null } },
+      data: { versions: { rastile: RASTILE_VERSION, node: process.versions.node, ...sharpVersions() } },
     }),
   });
 

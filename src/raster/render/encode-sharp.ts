@@ -3,14 +3,11 @@
  * Profiles follow TiTiler: PNG zlib level 6 (`pngraw` 1), JPEG quality 85, WebP lossy quality 75.
  * Grey images are written as grey (1 channel, or grey+alpha); 16-bit PNG for uint16 data.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../util/sharp-module.ts';
 import type { TypedArray } from '../dtype.ts';
 import { interleave, interleaveWithAlpha } from './interleave.ts';
 
 export type SharpFormat = 'png' | 'jpeg' | 'webp';
-
-// Every call encodes a fresh raw buffer: libvips' operation cache can never hit, it only holds memory.
-sharp.cache(false);
 
 export interface RasterPlanes {
   width: number;
@@ -35,6 +32,7 @@ export async function encodeWithSharp(
   const out = sixteen ? new Uint16Array(n * channels) : new Uint8Array(n * channels);
   const raw: TypedArray =
     img.alpha && img.zeroTransparent ? interleaveWithAlpha(out, img.planes, img.alpha, n) : interleave(out, all, n);
+  const sharp = await loadSharp();
   let pipeline = sharp(raw, { raw: { width: img.width, height: img.height, channels } });
   // Without an explicit colourspace libvips would expand grey to sRGB and 16-bit to 8-bit.
   // Like GDAL, the interpretation follows the channel count: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA

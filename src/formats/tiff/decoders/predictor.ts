@@ -73,34 +73,61 @@ function accumulate(a: Uint8Array | Uint16Array | Uint32Array, rowLen: number, r
 export function undoFloatingPoint(buf: Uint8Array, width: number, rows: number, samples: number, bytes: number): void {
   const wc = width * samples;
   const rowBytes = wc * bytes;
+  if (bytes === 4 && samples === 1 && wc % 4 === 0 && buf.byteOffset % 4 === 0) {
+    undoFloatingPoint32(buf, wc, rows);
+    return;
+  }
   const tmp = new Uint8Array(rowBytes);
-  // 4-byte samples on an aligned buffer are reassembled as whole words (one store per sample).
-  const words = bytes === 4 && buf.byteOffset % 4 === 0 ? new Uint32Array(buf.buffer, buf.byteOffset, buf.length >> 2) : null;
   for (let r = 0; r < rows; r++) {
     const start = r * rowBytes;
     // byte-wise horizontal accumulation with a stride of `samples`, into tmp
-    if (samples === 1) {
-      let acc = 0;
-      for (let i = 0; i < rowBytes; i++) {
-        acc = (acc + buf[start + i]) & 0xff;
-        tmp[i] = acc;
-      }
-    } else {
-      for (let i = 0; i < samples; i++) tmp[i] = buf[start + i];
-      for (let i = samples; i < rowBytes; i++) tmp[i] = (buf[start + i] + tmp[i - samples]) & 0xff;
-    }
+    for (let i = 0; i < samples; i++) tmp[i] = buf[start + i];
+    for (let i = samples; i < rowBytes; i++) tmp[i] = (buf[start + i] + tmp[i - samples]) & 0xff;
     // planes (most significant byte first) → little-endian samples
-    if (words) {
-      const base = start >> 2;
-      const p1 = wc;
-      const p2 = 2 * wc;
-      const p3 = 3 * wc;
-      for (let k = 0; k < wc; k++) words[base + k] = tmp[p3 + k] | (tmp[p2 + k] << 8) | (tmp[p1 + k] << 16) | (tmp[k] << 24);
-    } else {
-      for (let k = 0; k < wc; k++) {
-        const o = start + k * bytes;
-        for (let b = 0; b < bytes; b++) buf[o + b] = tmp[(bytes - 1 - b) * wc + k];
-      }
+    for (let k = 0; k < wc; k++) {
+      const o = start + k * bytes;
+      for (let b = 0; b < bytes; b++) buf[o + b] = tmp[(bytes - 1 - b) * wc + k];
+    }
+  }
+}
+
+/**
+ * The common case of predictor 3 — one 32-bit sample per pixel, rows a multiple of 4 pixels —
+ * four bytes at a time (SWAR): 2.5× faster than the byte loop on a 512² float32 block, which
+ * matters because a float tile's decode is dominated by this step (bench/tiles.ts profile).
+ * Both steps work on 32-bit words: the running byte sum uses two 16-bit lanes per word (even
+ * and odd bytes) so no carry crosses a byte, and the plane → sample reordering is a 4×4 byte
+ * transpose of one word from each plane.
+ */
+function undoFloatingPoint32(buf: Uint8Array, wc: number, rows: number): void {
+  const words = new Uint32Array(buf.buffer, buf.byteOffset, rows * wc);
+  const quarter = wc >> 2; // words per plane in one row
+  const acc = new Uint32Array(wc); // accumulated bytes of one row, as words
+  for (let r = 0; r < rows; r++) {
+    const base = r * wc;
+    // running sum of the row's bytes, modulo 256
+    let carry = 0;
+    for (let k = 0; k < wc; k++) {
+      const x = words[base + k];
+      const even = x & 0x00ff00ff; // bytes 0 and 2 in 16-bit lanes
+      const pair = even + ((x >>> 8) & 0x00ff00ff); // lane 0: b0+b1, lane 1: b2+b3
+      const up = (pair << 16) + carry * 0x00010001; // lane 1 gets b0+b1; both lanes get the carry
+      const s02 = even + up; // lane 0: c+b0, lane 1: c+b0+b1+b2
+      const s13 = pair + up; // lane 0: c+b0+b1, lane 1: c+b0+b1+b2+b3
+      acc[k] = (s02 & 0x00ff00ff) | ((s13 & 0x00ff00ff) << 8);
+      carry = (s13 >>> 16) & 0xff;
+    }
+    // sample j's bytes, most significant first, are byte j of planes 0..3 → little-endian word
+    for (let k = 0; k < quarter; k++) {
+      const p0 = acc[k]; // most significant bytes of samples 4k..4k+3
+      const p1 = acc[quarter + k];
+      const p2 = acc[2 * quarter + k];
+      const p3 = acc[3 * quarter + k]; // least significant bytes
+      const o = base + 4 * k;
+      words[o] = (p3 & 0xff) | ((p2 & 0xff) << 8) | ((p1 & 0xff) << 16) | ((p0 & 0xff) << 24);
+      words[o + 1] = ((p3 >>> 8) & 0xff) | (p2 & 0xff00) | ((p1 & 0xff00) << 8) | ((p0 & 0xff00) << 16);
+      words[o + 2] = ((p3 >>> 16) & 0xff) | ((p2 >>> 8) & 0xff00) | (p1 & 0xff0000) | ((p0 & 0xff0000) << 8);
+      words[o + 3] = (p3 >>> 24) | ((p2 >>> 16) & 0xff00) | ((p1 >>> 8) & 0xff0000) | (p0 & 0xff000000);
     }
   }
 }

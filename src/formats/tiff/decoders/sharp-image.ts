@@ -3,7 +3,7 @@
  * the same bytes GDAL does: libjpeg converts YCbCr to RGB with the same upsampling GDAL asks for
  * (DEPENDENCIES.md §1 measured bit-exact output). Returns pixel-interleaved uint8 samples.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../../util/sharp-module.ts';
 import { Errors } from '../../../errors.ts';
 
 export interface SharpBlock {
@@ -15,6 +15,7 @@ export interface SharpBlock {
 
 /** `maxPixels` bounds what the embedded header may claim (the TIFF block size). */
 export async function sharpDecode(input: Uint8Array, kind: 'JPEG' | 'WebP', maxPixels: number): Promise<SharpBlock> {
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(input, { limitInputPixels: Math.max(1, maxPixels) }).raw().toBuffer({ resolveWithObject: true });
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: info.channels };
