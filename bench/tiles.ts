@@ -12,7 +12,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { peakRssMb, procCpuMs, runLoad } from './load.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { getColormap } from '../src/raster/colormap/index.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +82,8 @@ async function main(): Promise<void> {
   // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = spawn(process.execPath, [...nodeArgs, path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_STDOUT=<file> keeps the server's stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'inherit'],
     env: { LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', ...process.env },
   });
   try {

@@ -10,12 +10,14 @@ import type { ImageData } from '../image-data.ts';
 import { combinedMask } from '../image-data.ts';
 import { castUint8 } from './cast.ts';
 
-/** RGBA pixels, or null when the image has no transparent pixel (the caller then picks JPEG for auto). */
-export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: readonly [number, number] | undefined): { rgba: Uint8Array; transparent: boolean } {
+/**
+ * RGBA pixels written into `rgba` (4 × pixels bytes, every byte written), and whether any pixel
+ * is transparent (the caller then keeps PNG for the automatic format).
+ */
+export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: readonly [number, number] | undefined, rgba: Uint8Array): { rgba: Uint8Array; transparent: boolean } {
   const values: TypedArray = img.bands[0];
   const mask = img.masks.length === 1 ? img.masks[0] : combinedMask(img);
   const n = img.width * img.height;
-  const rgba = new Uint8Array(n * 4);
   let transparent = false;
   const float32 = values instanceof Float32Array;
   const isInt = !(float32 || values instanceof Float64Array);
@@ -27,7 +29,8 @@ export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: reado
   for (let i = 0, o = 0; i < n; i++, o += 4) {
     if (mask[i] === 0) {
       transparent = true;
-      continue; // rgba already 0,0,0,0
+      rgba[o] = rgba[o + 1] = rgba[o + 2] = rgba[o + 3] = 0;
+      continue;
     }
     const v = values[i];
     let byte: number;
@@ -44,6 +47,7 @@ export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: reado
     const a = table[k + 3];
     if (a === 0) {
       transparent = true;
+      rgba[o] = rgba[o + 1] = rgba[o + 2] = rgba[o + 3] = 0;
       continue;
     }
     rgba[o] = table[k];

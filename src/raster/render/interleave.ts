@@ -16,7 +16,7 @@ export function interleave<T extends TypedArray>(out: T, planes: readonly ArrayL
 
 /**
  * Colour planes + alpha → interleaved samples with the colour of fully transparent pixels set
- * to 0 (GDAL's PNG output has 0 there; it also compresses better). `out` must be zero-filled.
+ * to 0 (GDAL's PNG output has 0 there; it also compresses better). Every sample of `out` is written.
  */
 export function interleaveWithAlpha<T extends Uint8Array | Uint16Array>(
   out: T,
@@ -28,7 +28,10 @@ export function interleaveWithAlpha<T extends Uint8Array | Uint16Array>(
   const c = bands + 1;
   for (let i = 0, o = 0; i < n; i++, o += c) {
     const a = alpha[i];
-    if (a === 0) continue;
+    if (a === 0) {
+      for (let k = 0; k <= bands; k++) out[o + k] = 0;
+      continue;
+    }
     for (let k = 0; k < bands; k++) out[o + k] = planes[k][i];
     out[o + bands] = a;
   }

@@ -8,6 +8,7 @@
  * like libpng's minimum-sum heuristic without the rarely chosen Average) and deflated by node:zlib.
  */
 import { deflate, deflateSync, constants } from 'node:zlib';
+import { BYTE_SCRATCH } from '../../util/scratch-pool.ts';
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
@@ -43,13 +44,20 @@ export interface PngInput {
   filter: 'adaptive' | 'up' | 'none';
 }
 
-/** Filtered scanlines: one filter-type byte + row bytes per row (big-endian samples for 16-bit). */
-export function filterScanlines(input: PngInput): Uint8Array {
+/** Size of the filtered scanlines of `input`. */
+function scanlinesLength(input: PngInput): number {
+  return (input.width * input.channels * (input.data instanceof Uint16Array ? 2 : 1) + 1) * input.height;
+}
+
+/**
+ * Filtered scanlines: one filter-type byte + row bytes per row (big-endian samples for 16-bit),
+ * written to `out` (every byte is written) or to a new array.
+ */
+export function filterScanlines(input: PngInput, out: Uint8Array = new Uint8Array(scanlinesLength(input))): Uint8Array {
   const { width, height, channels, data, filter } = input;
   const bps = data instanceof Uint16Array ? 2 : 1;
   const bpp = channels * bps;
   const rowBytes = width * bpp;
-  const out = new Uint8Array((rowBytes + 1) * height);
   let raw: Uint8Array;
   if (bps === 2) {
     raw = new Uint8Array(data.length * 2);
@@ -191,15 +199,21 @@ function assemble(input: PngInput, idat: Uint8Array): Buffer {
 }
 
 export function encodePngSync(input: PngInput): Buffer {
-  const idat = deflateSync(filterScanlines(input), { level: input.level, memLevel: 9 });
+  const scan = filterScanlines(input, BYTE_SCRATCH.acquire(scanlinesLength(input)));
+  const idat = deflateSync(scan, { level: input.level, memLevel: 9 });
+  BYTE_SCRATCH.release(scan);
   return assemble(input, idat);
 }
 
-/** Same as encodePngSync, with zlib running on the libuv thread pool. */
+/**
+ * Same as encodePngSync, with zlib running on the libuv thread pool. `input.data` is read
+ * before this returns, so the caller may reuse it at once.
+ */
 export function encodePng(input: PngInput): Promise<Buffer> {
-  const scan = filterScanlines(input);
+  const scan = filterScanlines(input, BYTE_SCRATCH.acquire(scanlinesLength(input)));
   return new Promise((resolve, reject) => {
     deflate(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY, chunkSize: 64 * 1024 }, (err, idat) => {
+      BYTE_SCRATCH.release(scan);
       if (err) reject(err);
       else resolve(assemble(input, idat));
     });

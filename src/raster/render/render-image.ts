@@ -20,6 +20,7 @@ import { mediaType, type ImageFormat } from './formats.ts';
 import { rangeForBand, rescaleBand } from './rescale.ts';
 import { colormapToRgba } from './fast-colormap-png.ts';
 import { encodePng } from './png-encoder.ts';
+import { BYTE_SCRATCH } from '../../util/scratch-pool.ts';
 
 export interface RenderOptions {
   /** undefined = automatic choice (§5.2): PNG if any pixel is transparent, else JPEG. */
@@ -60,10 +61,15 @@ async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promi
   if (!cmap || cmap.kind !== 'lut') return null;
   const rescale = options.rescale && options.rescale.length > 0 ? options.rescale[0] : undefined;
   if (!rescale && img.dtype !== 'uint8') return null; // generic path handles the other LUT casts
-  const { rgba, transparent } = colormapToRgba(img, cmap.table, rescale);
-  if (options.format === undefined && !transparent) return null; // auto → JPEG: generic path
-  const body = await encodePng({ width: img.width, height: img.height, channels: 4, data: rgba, ...PNG_PROFILE.png });
-  return { body, contentType: mediaType('png'), format: 'png' };
+  const rgba = BYTE_SCRATCH.acquire(img.width * img.height * 4);
+  const { transparent } = colormapToRgba(img, cmap.table, rescale, rgba);
+  if (options.format === undefined && !transparent) {
+    BYTE_SCRATCH.release(rgba);
+    return null; // auto → JPEG: generic path
+  }
+  const encoding = encodePng({ width: img.width, height: img.height, channels: 4, data: rgba, ...PNG_PROFILE.png });
+  BYTE_SCRATCH.release(rgba); // read synchronously by encodePng
+  return { body: await encoding, contentType: mediaType('png'), format: 'png' };
 }
 
 /** Steps 4–6: rescale, color formula, colormap. */
