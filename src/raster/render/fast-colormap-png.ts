@@ -11,10 +11,10 @@ import { combinedMask } from '../image-data.ts';
 import { castUint8 } from './cast.ts';
 
 /**
- * RGBA pixels written into `rgba` (4 × pixels bytes, every byte written), and whether any pixel
- * is transparent (the caller then keeps PNG for the automatic format).
+ * Writes the RGBA pixels into `rgba` (4 × pixels bytes, every byte written); returns whether any
+ * pixel is transparent (the caller then keeps PNG for the automatic format).
  */
-export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: readonly [number, number] | undefined, rgba: Uint8Array): { rgba: Uint8Array; transparent: boolean } {
+export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: readonly [number, number] | undefined, rgba: Uint8Array): boolean {
   const values: TypedArray = img.bands[0];
   const mask = img.masks.length === 1 ? img.masks[0] : combinedMask(img);
   const n = img.width * img.height;
@@ -55,5 +55,5 @@ export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: reado
     rgba[o + 2] = table[k + 2];
     rgba[o + 3] = a;
   }
-  return { rgba, transparent };
+  return transparent;
 }

@@ -198,11 +198,9 @@ function assemble(input: PngInput, idat: Uint8Array): Buffer {
   return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
 }
 
+/** The synchronous variant, for benchmarks and tests. */
 export function encodePngSync(input: PngInput): Buffer {
-  const scan = filterScanlines(input, BYTE_SCRATCH.acquire(scanlinesLength(input)));
-  const idat = deflateSync(scan, { level: input.level, memLevel: 9 });
-  BYTE_SCRATCH.release(scan);
-  return assemble(input, idat);
+  return assemble(input, deflateSync(filterScanlines(input), { level: input.level, memLevel: 9 }));
 }
 
 /**

@@ -62,7 +62,7 @@ async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promi
   const rescale = options.rescale && options.rescale.length > 0 ? options.rescale[0] : undefined;
   if (!rescale && img.dtype !== 'uint8') return null; // generic path handles the other LUT casts
   const rgba = BYTE_SCRATCH.acquire(img.width * img.height * 4);
-  const { transparent } = colormapToRgba(img, cmap.table, rescale, rgba);
+  const transparent = colormapToRgba(img, cmap.table, rescale, rgba);
   if (options.format === undefined && !transparent) {
     BYTE_SCRATCH.release(rgba);
     return null; // auto → JPEG: generic path
