@@ -53,3 +53,22 @@ export function dtypeRange(dtype: DType): [number, number] {
     case 'float64': return [-Number.MAX_VALUE, Number.MAX_VALUE];
   }
 }
+
+/**
+ * A resampled value stored into an integer band: rounded to nearest (halves up, as GDAL's
+ * kernels do) and clamped to the dtype range [lo, hi] (from dtypeRange). NaN stays NaN (the
+ * typed array then stores 0).
+ */
+export function roundToRange(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, Math.round(v)));
+}
+
+/**
+ * GDAL ignores a nodata value an integer band cannot hold (e.g. -10000 on a Byte band), so the
+ * dataset then has no nodata at all.
+ */
+export function representableNodata(nodata: number | null, dtype: DType): number | null {
+  if (nodata === null || isFloat(dtype)) return nodata;
+  const [lo, hi] = dtypeRange(dtype);
+  return Number.isInteger(nodata) && nodata >= lo && nodata <= hi ? nodata : null;
+}

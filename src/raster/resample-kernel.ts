@@ -3,24 +3,20 @@
  * spirit of GDAL's RasterIOResampled: kernels are stretched by the decimation factor when
  * downsampling; masked source pixels are left out and the weights renormalised.
  *
- * Nearest reads never come here (see raster-io.ts, which reproduces GDAL exactly); these
- * kernels follow GDAL's definitions but do not reproduce its chunking, so values can differ
- * from GDAL by rounding at the edges of kernels.
+ * Nearest never comes here: nearest reads (and every mask, which stays 0/255) are sampled with
+ * sample-index.ts (raster-io.ts reproduces GDAL exactly). These kernels follow GDAL's
+ * definitions but do not reproduce its chunking, so values can differ from GDAL by rounding at
+ * the edges of kernels.
  */
 import type { Window } from '../geo/bounds.ts';
-import { allocate, dtypeRange, isFloat, type DType, type TypedArray } from './dtype.ts';
-import { isInterpolationKernel, kernelRadius, kernelWeight } from './kernels.ts';
+import { allocate, dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from './dtype.ts';
+import { kernelRadius, kernelWeight, type InterpolationKernel } from './kernels.ts';
+import type { ReadResampling } from './resampling.ts';
 
-export type KernelName =
-  | 'nearest'
-  | 'bilinear'
-  | 'cubic'
-  | 'cubic_spline'
-  | 'lanczos'
-  | 'average'
-  | 'mode'
-  | 'gauss'
-  | 'rms';
+/** The read resamplings this module handles (all but nearest). */
+export type KernelResampling = Exclude<ReadResampling, 'nearest'>;
+
+type BoxResampling = 'average' | 'mode' | 'rms';
 
 interface Taps {
   start: Int32Array;
@@ -29,12 +25,16 @@ interface Taps {
   maxTaps: number;
 }
 
+function isBox(name: KernelResampling): name is BoxResampling {
+  return name === 'average' || name === 'mode' || name === 'rms';
+}
+
 /** 1-D taps for output positions along one axis. Box kernels use exact pixel-footprint overlap. */
-function taps(name: KernelName, off: number, size: number, n: number, limit: number): Taps {
+function taps(name: KernelResampling, off: number, size: number, n: number, limit: number): Taps {
   const scale = size / n;
   const stretch = Math.max(1, scale);
-  const box = name === 'average' || name === 'mode' || name === 'rms' || name === 'nearest';
-  const half = box || !isInterpolationKernel(name) ? Math.max(0.5, scale / 2) : kernelRadius(name) * stretch;
+  const kernel: InterpolationKernel | null = isBox(name) ? null : name;
+  const half = kernel === null ? Math.max(0.5, scale / 2) : kernelRadius(kernel) * stretch;
   const maxTaps = Math.ceil(2 * half) + 2;
   const start = new Int32Array(n);
   const count = new Int32Array(n);
@@ -48,13 +48,13 @@ function taps(name: KernelName, off: number, size: number, n: number, limit: num
     let c = 0;
     for (let k = k0; k < k1 && c < maxTaps; k++) {
       let w: number;
-      if (box) {
+      if (kernel === null) {
         // overlap of source pixel [k, k+1) with the footprint [centre-half, centre+half)
         w = Math.min(k + 1, centre + half) - Math.max(k, centre - half);
+        if (w <= 0) continue;
       } else {
-        w = isInterpolationKernel(name) ? kernelWeight(name, (k + 0.5 - centre) / stretch) : 0;
+        w = kernelWeight(kernel, (k + 0.5 - centre) / stretch);
       }
-      if (w <= 0 && box) continue;
       if (c === 0) start[i] = k;
       weights[i * maxTaps + c] = w;
       c++;
@@ -64,6 +64,10 @@ function taps(name: KernelName, off: number, size: number, n: number, limit: num
   return { start, count, weights, maxTaps };
 }
 
+/**
+ * @param name any read resampling but nearest (a RangeError otherwise: nearest reads sample
+ *   with sample-index.ts)
+ */
 export function resampleKernel(
   src: TypedArray,
   srcWidth: number,
@@ -71,11 +75,12 @@ export function resampleKernel(
   win: Window,
   outWidth: number,
   outHeight: number,
-  name: KernelName,
+  name: ReadResampling,
   valid: Uint8Array | null,
   dtype: DType,
   fill: number,
 ): TypedArray {
+  if (name === 'nearest') throw new RangeError('resampleKernel: nearest reads sample with nearestIndexes (sample-index.ts)');
   const out = allocate(dtype, outWidth * outHeight);
   const tx = taps(name, win.col, win.width, outWidth, srcWidth);
   const ty = taps(name, win.row, win.height, outHeight, srcHeight);
@@ -121,12 +126,16 @@ export function resampleKernel(
       if (modeCounts) {
         let best = 0;
         let bestW = -1;
-        for (const [v, w] of modeCounts) if (w > bestW) [best, bestW] = [v, w];
+        for (const [v, w] of modeCounts) {
+          if (w > bestW) {
+            best = v;
+            bestW = w;
+          }
+        }
         value = best;
       } else if (name === 'rms') value = Math.sqrt(acc / wsum);
       else value = acc / wsum;
-      if (integer) value = Math.min(hi, Math.max(lo, Math.round(value)));
-      out[o] = value;
+      out[o] = integer ? roundToRange(value, lo, hi) : value;
     }
   }
   return out;

@@ -25,3 +25,32 @@ export function indexSpan(indexes: Int32Array): [number, number] | null {
   }
   return lo === Infinity ? null : [lo, hi + 1];
 }
+
+/**
+ * Nearest sampling of a 0/255 mask onto an output grid: output (i, j) takes
+ * `src[(rows[i] - row0) * srcWidth + cols[j] - col0]`, or 0 where rows[i] or cols[j] is -1.
+ * `cols`/`rows` come from nearestIndexes (source coordinates; the source array starts at
+ * col0, row0). Masks are never kernel-resampled: they must stay 0/255.
+ */
+export function sampleMaskNearest(
+  src: Uint8Array,
+  srcWidth: number,
+  col0: number,
+  row0: number,
+  cols: Int32Array,
+  rows: Int32Array,
+): Uint8Array {
+  const w = cols.length;
+  const out = new Uint8Array(w * rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (r < 0) continue;
+    const srcRow = (r - row0) * srcWidth - col0;
+    const dstRow = i * w;
+    for (let j = 0; j < w; j++) {
+      const c = cols[j];
+      if (c >= 0) out[dstRow + j] = src[srcRow + c];
+    }
+  }
+  return out;
+}

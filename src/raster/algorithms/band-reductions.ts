@@ -41,7 +41,6 @@ function reduce(kind: Reduction, img: ImageData): ImageData {
   const f32 = img.dtype === 'float32';
   if (kind === 'min' || kind === 'max') minMax(kind === 'min', bands, masks, out, mask, n);
   else if (kind === 'median') median(bands, masks, out, mask, n, f32);
-  else if (kind === 'sum') sum(bands, masks, out, mask, n, f32);
   else moments(kind, bands, masks, out, mask, n, f32);
   return makeOutput(img, {
     width: img.width,
@@ -75,25 +74,9 @@ function minMax(isMin: boolean, bands: TypedArray[], masks: Uint8Array[], out: T
   }
 }
 
-function sum(bands: TypedArray[], masks: Uint8Array[], out: TypedArray, mask: Uint8Array, n: number, f32: boolean): void {
-  const nb = bands.length;
-  for (let i = 0; i < n; i++) {
-    let acc = 0;
-    let cnt = 0;
-    for (let k = 0; k < nb; k++) {
-      if (masks[k][i] === 0) continue;
-      acc = f32 ? Math.fround(acc + bands[k][i]) : acc + bands[k][i];
-      cnt++;
-    }
-    if (cnt > 0) {
-      out[i] = acc;
-      mask[i] = 255;
-    }
-  }
-}
-
+/** sum, mean, std and var: one accumulation of the valid values per pixel. */
 function moments(
-  kind: 'mean' | 'std' | 'var',
+  kind: 'sum' | 'mean' | 'std' | 'var',
   bands: TypedArray[],
   masks: Uint8Array[],
   out: TypedArray,
@@ -111,6 +94,11 @@ function moments(
       cnt++;
     }
     if (cnt === 0) continue;
+    if (kind === 'sum') {
+      out[i] = acc;
+      mask[i] = 255;
+      continue;
+    }
     const mean = acc / cnt;
     if (kind === 'mean') {
       // numpy.ma's division masks a non-finite mean

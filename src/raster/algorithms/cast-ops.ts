@@ -6,7 +6,7 @@
  */
 import { isFloat } from '../dtype.ts';
 import type { ImageData } from '../image-data.ts';
-import { castUint8 } from './numeric.ts';
+import { castUint8 } from '../numpy-cast.ts';
 import { makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 
@@ -29,7 +29,7 @@ function toUint8(id: string, rounding: Rounding, img: ImageData): ImageData {
     height: img.height,
     dtype: 'uint8',
     bands,
-    masks: img.masks.map((m) => m.slice()),
+    masks: [...img.masks], // the mask arrays themselves are shared (never written in place downstream)
     bandNames: [...img.bandNames],
     bandDescriptions: [...img.bandDescriptions],
   });

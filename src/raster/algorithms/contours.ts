@@ -6,7 +6,8 @@
  */
 import { Errors } from '../../errors.ts';
 import type { ImageData } from '../image-data.ts';
-import { castUint8, floorMod } from './numeric.ts';
+import { castUint8 } from '../numpy-cast.ts';
+import { floorMod } from './numeric.ts';
 import { makeOutput } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 import { terrainLut } from './terrain-colormap.ts';

@@ -6,7 +6,7 @@
  */
 import type { ImageData } from '../image-data.ts';
 import { maskedGradient } from './gradient.ts';
-import { castUint8 } from './numeric.ts';
+import { castUint8 } from '../numpy-cast.ts';
 import { croppedBounds, makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 

@@ -9,7 +9,7 @@
 import { Errors } from '../../errors.ts';
 import { allocate, isFloat } from '../dtype.ts';
 import type { ImageData } from '../image-data.ts';
-import { castUint8 } from './numeric.ts';
+import { castUint8 } from '../numpy-cast.ts';
 import { makeOutput } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 

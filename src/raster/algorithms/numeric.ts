@@ -1,20 +1,10 @@
 /**
- * numpy's scalar semantics that the algorithms reproduce: C casts as numpy performs them on
- * x86-64, round-half-to-even (`numpy.around`), and Python/numpy float remainder.
+ * numpy's scalar semantics that the algorithms reproduce: round-half-to-even (`numpy.around`)
+ * and Python/numpy float remainder. The C casts live in ../numpy-cast.ts.
  */
-export { castUint8 } from '../render/cast.ts';
 
 /** `numpy.finfo(float).tiny`: numpy.ma masks `a / b` where `|a| * tiny >= |b|` (its safe-divide domain). */
 export const FLOAT64_TINY = 2.2250738585072014e-308;
-
-/**
- * float → int32 `astype` on x86-64 (cvttsd2si): truncate toward zero; NaN and out-of-range
- * values become -2147483648.
- */
-export function castInt32(v: number): number {
-  const t = Math.trunc(v);
-  return t >= -2147483648 && t <= 2147483647 ? t : -2147483648;
-}
 
 /** `numpy.around(v)` / `numpy.rint(v)`: nearest integer, ties to even. */
 export function roundHalfEven(v: number): number {

@@ -7,7 +7,8 @@
  */
 import { Errors } from '../../errors.ts';
 import type { ImageData } from '../image-data.ts';
-import { castInt32, FLOAT64_TINY, roundHalfEven } from './numeric.ts';
+import { castInt32 } from '../numpy-cast.ts';
+import { FLOAT64_TINY, roundHalfEven } from './numeric.ts';
 import { makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 import { pyFloatRepr } from './py-repr.ts';

@@ -6,7 +6,8 @@
  * masks the non-finite quotient v'/256, while `%` goes through the plain ufunc, which does not.
  */
 import type { ImageData } from '../image-data.ts';
-import { castUint8, floorMod } from './numeric.ts';
+import { castUint8 } from '../numpy-cast.ts';
+import { floorMod } from './numeric.ts';
 import { makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 

@@ -5,7 +5,7 @@
  * maps compare raw values.
  */
 import type { TypedArray } from '../dtype.ts';
-import { castUint8 } from '../render/cast.ts';
+import { castUint8 } from '../numpy-cast.ts';
 import type { ColorMap } from './types.ts';
 
 export interface ColormapResult {

@@ -9,6 +9,7 @@
  */
 import { RastileError } from '../../errors.ts';
 import type { Rgba } from '../image-data.ts';
+import { colormapFromEntries } from './from-entries.ts';
 import type { ColorMap } from './types.ts';
 
 const NOT_PARSED = 'Could not parse the colormap value.';
@@ -53,13 +54,7 @@ function parseDict(obj: Record<string, unknown>): ColorMap | null {
   const entries = new Map<number, Rgba>();
   for (const [k, v] of Object.entries(obj)) entries.set(parseKey(k), parseColor(v));
   if (entries.size === 0) return null;
-  const keys = [...entries.keys()];
-  if (entries.size === 256 && keys.every((k) => k >= 0 && k <= 255)) {
-    const table = new Uint8Array(1024);
-    for (const [k, c] of entries) table.set(c, k * 4);
-    return { kind: 'lut', table };
-  }
-  return { kind: 'discrete', entries };
+  return colormapFromEntries(entries);
 }
 
 function parseIntervals(list: unknown[]): ColorMap | null {

@@ -4,6 +4,9 @@
  *
  * The value kinds depend on the input dtypes (numexpr promotes uint8 to int32, keeps float32…),
  * so the loops are generated on first use for each combination of input dtypes and cached.
+ * Compiled expressions are memoised per parsed expression (parseExpression memoises by text), so
+ * requests with the same expression share one compiled object: it holds only the generated loops
+ * (pure functions of their arguments); every evaluation allocates its own outputs.
  */
 import { Errors } from '../../errors.ts';
 import { allocate, dtypeOf, type DType, type TypedArray } from '../dtype.ts';
@@ -11,7 +14,6 @@ import { collectBands, type Expr } from './ast.ts';
 import { BlockCodegen, HELPERS } from './codegen.ts';
 import { FLOAT32_MAX, kindOfDtype, stackedDtype, type Kind } from './kinds.ts';
 import type { ParsedExpression } from './parse.ts';
-import { parseBlock } from './python-syntax.ts';
 
 export interface EvaluatedExpression {
   /** One output band per block, all of `dtype`. */
@@ -42,8 +44,20 @@ interface Program {
   loops: BlockLoop[];
 }
 
+const COMPILED = new WeakMap<ParsedExpression, CompiledExpression>();
+
+/** The compiled form of `parsed`; the same parsed object always gives the same compiled one. */
 export function compileExpression(parsed: ParsedExpression): CompiledExpression {
-  const trees: Expr[] = parsed.blocks.map((b) => parseBlock(b));
+  let compiled = COMPILED.get(parsed);
+  if (compiled === undefined) {
+    compiled = compileUncached(parsed);
+    COMPILED.set(parsed, compiled);
+  }
+  return compiled;
+}
+
+function compileUncached(parsed: ParsedExpression): CompiledExpression {
+  const trees = parsed.trees;
   const blockBands = trees.map((t) => [...collectBands(t, new Set<number>())].sort((a, b) => a - b));
   const programs = new Map<string, Program>();
 
@@ -99,7 +113,7 @@ function combineMasks(bandIndexes: number[], masks: ReadonlyArray<Uint8Array | u
   return out ?? new Uint8Array(length).fill(255);
 }
 
-function buildProgram(trees: Expr[], blockBands: number[][], bandKind: (k: number) => Kind): Program {
+function buildProgram(trees: readonly Expr[], blockBands: number[][], bandKind: (k: number) => Kind): Program {
   const generated = trees.map((tree) => {
     const cg = new BlockCodegen(bandKind);
     try {

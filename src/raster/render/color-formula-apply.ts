@@ -9,7 +9,7 @@
  */
 import { RastileError } from '../../errors.ts';
 import { dtypeRange, isFloat, type DType, type TypedArray } from '../dtype.ts';
-import { castUint8 } from './cast.ts';
+import { castUint8 } from '../numpy-cast.ts';
 import { EPSILON, type ColorFormula, type ColorOperation } from './color-formula-parse.ts';
 import { saturatePlanes } from './lch.ts';
 

@@ -5,7 +5,7 @@
 import { dtypeRange, type DType } from '../dtype.ts';
 import type { Canvas } from './canvas.ts';
 import type { ImageFormat } from './formats.ts';
-import { rangeForBand, rescaleBand } from './rescale.ts';
+import { rescaleCanvas } from './rescale.ts';
 
 /** Dtypes a format takes as they are; null = no check (the encoder decides). */
 export function allowedDtypes(format: ImageFormat, autoSelected: boolean): readonly DType[] | null {
@@ -32,7 +32,5 @@ export function coerceDtype(
   const allowed = allowedDtypes(format, autoSelected);
   if (!allowed || allowed.includes(canvas.dtype)) return canvas;
   const ranges = datasetStatistics && datasetStatistics.length > 0 ? datasetStatistics : [dtypeRange(canvas.dtype)];
-  const count = canvas.bands.length;
-  const bands = canvas.bands.map((b, k) => rescaleBand(b, canvas.masks[k], rangeForBand(ranges, k, count)));
-  return { ...canvas, dtype: 'uint8', bands };
+  return rescaleCanvas(canvas, ranges);
 }

@@ -8,7 +8,8 @@
 import type { TypedArray } from '../dtype.ts';
 import type { ImageData } from '../image-data.ts';
 import { combinedMask } from '../image-data.ts';
-import { castUint8 } from './cast.ts';
+import { castUint8 } from '../numpy-cast.ts';
+import { rescaleValue, rescaleValueF32 } from './rescale.ts';
 
 /**
  * Writes the RGBA pixels into `rgba` (4 × pixels bytes, every byte written); returns whether any
@@ -16,7 +17,7 @@ import { castUint8 } from './cast.ts';
  */
 export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: readonly [number, number] | undefined, rgba: Uint8Array): boolean {
   const values: TypedArray = img.bands[0];
-  const mask = img.masks.length === 1 ? img.masks[0] : combinedMask(img);
+  const mask = combinedMask(img);
   const n = img.width * img.height;
   let transparent = false;
   const float32 = values instanceof Float32Array;
@@ -34,15 +35,8 @@ export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: reado
     }
     const v = values[i];
     let byte: number;
-    if (rescale) {
-      if (float32) {
-        const c = Math.min(Math.max(v, lo32), hi32);
-        byte = castUint8(Math.fround((Math.fround(c - lo32) / span) * 255));
-      } else {
-        const c = Math.min(Math.max(v, lo), hi);
-        byte = castUint8(((c - lo) / span) * 255);
-      }
-    } else byte = isInt ? v & 255 : castUint8(v);
+    if (rescale) byte = float32 ? rescaleValueF32(v, lo32, hi32, span) : rescaleValue(v, lo, hi, span);
+    else byte = isInt ? v & 255 : castUint8(v);
     const k = byte * 4;
     const a = table[k + 3];
     if (a === 0) {

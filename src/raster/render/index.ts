@@ -7,4 +7,4 @@ export {
   type ColorFormula,
   type ColorOperation,
 } from './color-formula-parse.ts';
-export { renderImage, postProcess, paletteColormap, type RenderOptions, type Rendered } from './render-image.ts';
+export { renderImage, postProcess, type RenderOptions, type Rendered } from './render-image.ts';

@@ -9,15 +9,17 @@
  */
 import { RastileError } from '../../errors.ts';
 import { applyColormap } from '../colormap/apply.ts';
+import { colormapFromEntries } from '../colormap/from-entries.ts';
 import type { ColorMap } from '../colormap/types.ts';
-import type { ImageData, Rgba } from '../image-data.ts';
+import type { ImageData } from '../image-data.ts';
 import { hasTransparentPixel, toCanvas, type Canvas } from './canvas.ts';
 import { applyColorFormula } from './color-formula-apply.ts';
 import type { ColorFormula } from './color-formula-parse.ts';
 import { coerceDtype } from './dtype-coerce.ts';
 import { encodeCanvas, PNG_PROFILE } from './encode-canvas.ts';
+import { encodeInterleavedWithSharp } from './encode-sharp.ts';
 import { mediaType, type ImageFormat } from './formats.ts';
-import { rangeForBand, rescaleBand } from './rescale.ts';
+import { rescaleCanvas } from './rescale.ts';
 import { colormapToRgba } from './fast-colormap-png.ts';
 import { encodePng } from './png-encoder.ts';
 import { BYTE_SCRATCH } from '../../util/scratch-pool.ts';
@@ -53,19 +55,31 @@ export async function renderImage(img: ImageData, options: RenderOptions): Promi
   return { body, contentType: mediaType(format), format };
 }
 
-/** One band → (rescale) → 256-entry colormap → RGBA PNG in one fused pass (see fast-colormap-png.ts). */
+/**
+ * One band → (rescale) → 256-entry colormap → RGBA in one fused pass (see fast-colormap-png.ts),
+ * encoded as PNG, or as JPEG from the same RGB when the automatic format finds no transparent
+ * pixel (byte-identical to the generic path's JPEG: the same RGB planes, interleaved).
+ */
 async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promise<Rendered | null> {
   if (img.bands.length !== 1 || options.colorFormula || !options.returnMask) return null;
   if (options.format !== undefined && options.format !== 'png') return null;
-  const cmap = options.colormap ?? (img.colormap ? paletteColormap(img.colormap) : undefined);
+  const cmap = options.colormap ?? (img.colormap ? colormapFromEntries(img.colormap) : undefined);
   if (!cmap || cmap.kind !== 'lut') return null;
   const rescale = options.rescale && options.rescale.length > 0 ? options.rescale[0] : undefined;
   if (!rescale && img.dtype !== 'uint8') return null; // generic path handles the other LUT casts
   const rgba = BYTE_SCRATCH.acquire(img.width * img.height * 4);
   const transparent = colormapToRgba(img, cmap.table, rescale, rgba);
   if (options.format === undefined && !transparent) {
+    // auto → JPEG: drop the alpha (all non-zero, and JPEG has none) and encode the RGB
+    const n = img.width * img.height;
+    const rgb = new Uint8Array(3 * n); // read asynchronously by sharp: not a scratch buffer
+    for (let i = 0, s = 0, o = 0; i < n; i++, s += 4, o += 3) {
+      rgb[o] = rgba[s];
+      rgb[o + 1] = rgba[s + 1];
+      rgb[o + 2] = rgba[s + 2];
+    }
     BYTE_SCRATCH.release(rgba);
-    return null; // auto → JPEG: generic path
+    return { body: await encodeInterleavedWithSharp(rgb, img.width, img.height, 3, 'jpeg'), contentType: mediaType('jpeg'), format: 'jpeg' };
   }
   const encoding = encodePng({ width: img.width, height: img.height, channels: 4, data: rgba, ...PNG_PROFILE.png });
   BYTE_SCRATCH.release(rgba); // read synchronously by encodePng
@@ -75,16 +89,11 @@ async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promi
 /** Steps 4–6: rescale, color formula, colormap. */
 export function postProcess(img: ImageData, options: Omit<RenderOptions, 'format' | 'returnMask'>): Canvas {
   let canvas = toCanvas(img);
-  if (options.rescale && options.rescale.length > 0) {
-    const ranges = options.rescale;
-    const count = canvas.bands.length;
-    const bands = canvas.bands.map((b, k) => rescaleBand(b, canvas.masks[k], rangeForBand(ranges, k, count)));
-    canvas = { ...canvas, dtype: 'uint8', bands };
-  }
+  if (options.rescale && options.rescale.length > 0) canvas = rescaleCanvas(canvas, options.rescale);
   if (options.colorFormula) {
     canvas = { ...canvas, dtype: 'uint8', bands: applyColorFormula(canvas.bands, canvas.dtype, options.colorFormula) };
   }
-  const cmap = options.colormap ?? (img.colormap && canvas.bands.length === 1 ? paletteColormap(img.colormap) : undefined);
+  const cmap = options.colormap ?? (img.colormap && canvas.bands.length === 1 ? colormapFromEntries(img.colormap) : undefined);
   if (cmap) canvas = colorize(canvas, cmap);
   return canvas;
 }
@@ -101,14 +110,4 @@ function colorize(canvas: Canvas, cmap: ColorMap): Canvas {
     masks: [alpha, alpha, alpha],
     alpha,
   };
-}
-
-/** A dataset palette (GDAL colour table) as a colormap: a LUT when it covers exactly 0..255. */
-export function paletteColormap(palette: Map<number, Rgba>): ColorMap {
-  if (palette.size === 256 && [...palette.keys()].every((k) => k >= 0 && k <= 255 && Number.isInteger(k))) {
-    const table = new Uint8Array(1024);
-    for (const [k, c] of palette) table.set(c, k * 4);
-    return { kind: 'lut', table };
-  }
-  return { kind: 'discrete', entries: palette };
 }

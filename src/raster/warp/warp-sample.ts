@@ -6,8 +6,11 @@
  * follow GDAL's definitions (bilinear/cubic/cubicspline/lanczos kernels centred at coord − 0.5,
  * statistics over the destination pixel's footprint) without reproducing GDAL's exact footprint
  * geometry, so they can differ from GDAL on a few edge pixels.
+ *
+ * Validity is the same for every method: a source sample is used when `valid` allows it, it is
+ * not NaN and it is not the nodata value (tested inline, per band).
  */
-import { dtypeRange, isFloat, type DType, type TypedArray } from '../dtype.ts';
+import { dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from '../dtype.ts';
 import type { WarpResampling } from '../resampling.ts';
 import { isInterpolationKernel, kernelRadius, kernelWeight, type InterpolationKernel } from '../kernels.ts';
 
@@ -16,9 +19,7 @@ export interface SourceRegion {
   bands: TypedArray[];
   /** Per-pixel validity of the window (255 valid), or null when all are valid. */
   valid: Uint8Array | null;
-  /** Per-band validity (nodata), or null. Combined with `valid`. Not needed by nearest, which tests `nodata` inline. */
-  bandValid: Array<Uint8Array | null> | null;
-  /** Source nodata value (NaN allowed): samples equal to it are not copied. */
+  /** Source nodata value (NaN allowed): samples equal to it are left out (per band). */
   nodata: number | null;
   col0: number;
   row0: number;
@@ -30,7 +31,7 @@ export interface WarpTarget {
   bands: TypedArray[];
   /** Set to 255 where at least one source sample contributed. */
   written: Uint8Array;
-  /** Per-band write mask (nodata datasets keep untouched pixels at their init value). */
+  /** Dtype of `bands`: integer results are rounded and clamped to its range. */
   dtype: DType;
 }
 
@@ -52,6 +53,14 @@ export function warpSample(
   if (method === 'nearest') return nearest(src, sx, sy, dst);
   if (isInterpolationKernel(method)) return convolve(method, kernelRadius(method), src, sx, sy, dst);
   return footprintStatistic(method, src, sx, sy, Math.max(1, scaleX), Math.max(1, scaleY), dst);
+}
+
+/**
+ * `nodata` as a value no sample can equal (NaN samples are skipped separately), so the hot loops
+ * test it with one comparison: NaN for "no nodata" or a NaN nodata.
+ */
+function nodataValue(src: SourceRegion): number {
+  return src.nodata === null ? NaN : src.nodata;
 }
 
 function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
@@ -81,15 +90,17 @@ function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: War
   }
 }
 
-function store(dst: WarpTarget, b: number, i: number, v: number, integer: boolean, lo: number, hi: number): void {
-  dst.bands[b][i] = integer ? Math.min(hi, Math.max(lo, Math.round(v))) : v;
-}
-
 function convolve(method: InterpolationKernel, radius: number, src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
   const n = sx.length;
   const integer = !isFloat(dst.dtype);
   const [lo, hi] = dtypeRange(dst.dtype);
-  const { width, height, col0, row0, valid, bandValid } = src;
+  const { width, height, col0, row0, valid } = src;
+  const nd = nodataValue(src);
+  const nb = src.bands.length;
+  const taps = 2 * radius;
+  // kernel weights of the destination pixel's rows and columns, shared by every band
+  const wys = new Float64Array(taps);
+  const wxs = new Float64Array(taps);
   for (let i = 0; i < n; i++) {
     const x = sx[i] - 0.5 - col0;
     const y = sy[i] - 0.5 - row0;
@@ -98,35 +109,50 @@ function convolve(method: InterpolationKernel, radius: number, src: SourceRegion
     const cn = Math.floor(sx[i] + EPS) - col0;
     const rn = Math.floor(sy[i] + EPS) - row0;
     if (cn < 0 || rn < 0 || cn >= width || rn >= height) continue;
-    const cx = Math.floor(x);
-    const cy = Math.floor(y);
+    const rFirst = Math.floor(y) - radius + 1;
+    const cFirst = Math.floor(x) - radius + 1;
+    for (let t = 0; t < taps; t++) {
+      const r = rFirst + t;
+      wys[t] = r < 0 || r >= height ? 0 : kernelWeight(method, y - r);
+      const c = cFirst + t;
+      wxs[t] = c < 0 || c >= width ? 0 : kernelWeight(method, x - c);
+    }
     let any = false;
-    for (let b = 0; b < src.bands.length; b++) {
+    for (let b = 0; b < nb; b++) {
       const band = src.bands[b];
-      const bv = bandValid?.[b] ?? null;
       let acc = 0;
       let wsum = 0;
-      for (let r = cy - radius + 1; r <= cy + radius; r++) {
-        if (r < 0 || r >= height) continue;
-        const wy = kernelWeight(method, y - r);
-        if (wy === 0) continue;
-        for (let c = cx - radius + 1; c <= cx + radius; c++) {
+      for (let ty = 0; ty < taps; ty++) {
+        const wy = wys[ty];
+        if (wy === 0) continue; // also every row outside the source
+        const rowBase = (rFirst + ty) * width + cFirst;
+        for (let tx = 0; tx < taps; tx++) {
+          const c = cFirst + tx;
           if (c < 0 || c >= width) continue;
-          const k = r * width + c;
-          if ((valid !== null && valid[k] === 0) || (bv !== null && bv[k] === 0)) continue;
+          const k = rowBase + tx;
+          if (valid !== null && valid[k] === 0) continue;
           const v = band[k];
-          if (v !== v) continue;
-          const w = wy * kernelWeight(method, x - c);
+          if (v !== v || v === nd) continue;
+          const w = wy * wxs[tx];
           acc += w * v;
           wsum += w;
         }
       }
       if (Math.abs(wsum) < 1e-5) continue;
-      store(dst, b, i, acc / wsum, integer, lo, hi);
+      const value = acc / wsum;
+      dst.bands[b][i] = integer ? roundToRange(value, lo, hi) : value;
       any = true;
     }
     if (any) dst.written[i] = 255;
   }
+}
+
+/** Reusable buffers of footprintStatistic (one per call: no per-pixel allocation). */
+interface Footprint {
+  values: Float64Array;
+  weights: Float64Array;
+  count: number;
+  modeCounts: Map<number, number>;
 }
 
 function footprintStatistic(
@@ -141,11 +167,22 @@ function footprintStatistic(
   const n = sx.length;
   const integer = !isFloat(dst.dtype);
   const [lo, hi] = dtypeRange(dst.dtype);
-  const { width, height, col0, row0, valid, bandValid } = src;
+  const { width, height, col0, row0, valid } = src;
+  const nd = nodataValue(src);
+  const nb = src.bands.length;
   const hx = scaleX / 2;
   const hy = scaleY / 2;
-  const values: number[] = [];
-  const weights: number[] = [];
+  // a footprint spans fewer than scale + 2 pixels per axis, and never more than the window
+  const maxCols = Math.min(width, Math.ceil(scaleX) + 2);
+  const maxRows = Math.min(height, Math.ceil(scaleY) + 2);
+  const fp: Footprint = {
+    values: new Float64Array(maxCols * maxRows),
+    weights: new Float64Array(maxCols * maxRows),
+    count: 0,
+    modeCounts: new Map(),
+  };
+  const wxs = new Float64Array(maxCols);
+  const wys = new Float64Array(maxRows);
   for (let i = 0; i < n; i++) {
     const x = sx[i] - col0;
     const y = sy[i] - row0;
@@ -155,71 +192,95 @@ function footprintStatistic(
     const r0 = Math.max(0, Math.floor(y - hy));
     const r1 = Math.min(height, Math.ceil(y + hy));
     if (c0 >= c1 || r0 >= r1) continue;
+    // overlap of each source row / column with the footprint, shared by every band
+    for (let r = r0; r < r1; r++) wys[r - r0] = Math.min(r + 1, y + hy) - Math.max(r, y - hy);
+    for (let c = c0; c < c1; c++) wxs[c - c0] = Math.min(c + 1, x + hx) - Math.max(c, x - hx);
     let any = false;
-    for (let b = 0; b < src.bands.length; b++) {
+    for (let b = 0; b < nb; b++) {
       const band = src.bands[b];
-      const bv = bandValid?.[b] ?? null;
-      values.length = 0;
-      weights.length = 0;
+      let count = 0;
       for (let r = r0; r < r1; r++) {
-        const wy = Math.min(r + 1, y + hy) - Math.max(r, y - hy);
+        const wy = wys[r - r0];
         if (wy <= 0) continue;
         for (let c = c0; c < c1; c++) {
-          const wx = Math.min(c + 1, x + hx) - Math.max(c, x - hx);
+          const wx = wxs[c - c0];
           if (wx <= 0) continue;
           const k = r * width + c;
-          if ((valid !== null && valid[k] === 0) || (bv !== null && bv[k] === 0)) continue;
+          if (valid !== null && valid[k] === 0) continue;
           const v = band[k];
-          if (v !== v) continue;
-          values.push(v);
-          weights.push(wx * wy);
+          if (v !== v || v === nd) continue;
+          fp.values[count] = v;
+          fp.weights[count] = wx * wy;
+          count++;
         }
       }
-      if (values.length === 0) continue;
-      store(dst, b, i, reduce(method, values, weights), integer, lo, hi);
+      if (count === 0) continue;
+      fp.count = count;
+      const value = reduce(method, fp);
+      dst.bands[b][i] = integer ? roundToRange(value, lo, hi) : value;
       any = true;
     }
     if (any) dst.written[i] = 255;
   }
 }
 
-function reduce(method: WarpResampling, values: number[], weights: number[]): number {
+/** The statistic of fp.values[0..count) (weights: area of each sample inside the footprint). */
+function reduce(method: WarpResampling, fp: Footprint): number {
+  const { values, weights, count } = fp;
   switch (method) {
-    case 'min': return Math.min(...values);
-    case 'max': return Math.max(...values);
-    case 'sum': return values.reduce((a, v) => a + v, 0);
+    case 'min': {
+      let m = values[0];
+      for (let k = 1; k < count; k++) if (values[k] < m) m = values[k];
+      return m;
+    }
+    case 'max': {
+      let m = values[0];
+      for (let k = 1; k < count; k++) if (values[k] > m) m = values[k];
+      return m;
+    }
+    case 'sum': {
+      let acc = 0;
+      for (let k = 0; k < count; k++) acc += values[k];
+      return acc;
+    }
     case 'rms': {
       let acc = 0;
       let w = 0;
-      for (let k = 0; k < values.length; k++) {
+      for (let k = 0; k < count; k++) {
         acc += values[k] * values[k] * weights[k];
         w += weights[k];
       }
       return Math.sqrt(acc / w);
     }
     case 'mode': {
-      const counts = new Map<number, number>();
+      // most frequent value; the first one reaching the top count wins ties
+      const counts = fp.modeCounts;
+      counts.clear();
       let best = values[0];
       let bestCount = 0;
-      for (const v of values) {
+      for (let k = 0; k < count; k++) {
+        const v = values[k];
         const c = (counts.get(v) ?? 0) + 1;
         counts.set(v, c);
-        if (c > bestCount) [best, bestCount] = [v, c];
+        if (c > bestCount) {
+          best = v;
+          bestCount = c;
+        }
       }
       return best;
     }
     case 'med':
     case 'q1':
     case 'q3': {
-      const sorted = [...values].sort((a, b) => a - b);
+      const sorted = values.subarray(0, count).sort(); // in place: the scratch is refilled per band
       const q = method === 'med' ? 0.5 : method === 'q1' ? 0.25 : 0.75;
-      return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+      return sorted[Math.min(count - 1, Math.floor(q * count))];
     }
     default: {
       // average: area-weighted mean
       let acc = 0;
       let w = 0;
-      for (let k = 0; k < values.length; k++) {
+      for (let k = 0; k < count; k++) {
         acc += values[k] * weights[k];
         w += weights[k];
       }

@@ -15,7 +15,7 @@ import type { Window } from '../../geo/bounds.ts';
 import { allocate, type DType, type TypedArray } from '../../raster/dtype.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
-import { indexSpan, nearestIndexes } from '../../raster/sample-index.ts';
+import { indexSpan, nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
 import { boundlessNearestPlan, gdalNearestAxis, isBoundless, samePlan, type NearestPlan } from '../../raster/warp/boundless-vrt.ts';
 import { chooseLevel, levelFactors } from './overview-choice.ts';
 
@@ -228,7 +228,8 @@ async function resampledRead(
   );
   let mask: Uint8Array | null = null;
   if (options.withMask && lv.hasMask && part.mask) {
-    mask = resampleKernel(part.mask, c1 - c0, r1 - r0, srcWin, outWidth, outHeight, 'nearest', null, 'uint8', 0) as Uint8Array;
+    // the mask stays 0/255: sampled at the nearest source pixel, never kernel-averaged
+    mask = sampleMaskNearest(part.mask, c1 - c0, c0, r0, cols, rows);
   }
   return { bands: out, mask, inside, level };
 }

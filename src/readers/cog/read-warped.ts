@@ -16,7 +16,7 @@ import { getTransformer } from '../../geo/transform.ts';
 import { allocate, type TypedArray } from '../../raster/dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
-import { nearestIndexes } from '../../raster/sample-index.ts';
+import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
 import { approxRow } from '../../raster/warp/approx-row.ts';
 import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
@@ -148,8 +148,6 @@ export async function readWarpedImage(
     const region: SourceRegion = {
       bands: part.bands,
       valid: plan.useDatasetMask && part.mask ? part.mask : plan.alphaBand !== null ? nonZeroMask(part.bands[part.bands.length - 1]) : null,
-      // nearest tests nodata inline; the other kernels take per-band validity arrays
-      bandValid: plan.nodata !== null && reproject !== 'nearest' ? part.bands.map((b) => nodataMask(b, plan.nodata!)) : null,
       nodata: plan.nodata,
       col0: c0,
       row0: r0,
@@ -169,7 +167,7 @@ export async function readWarpedImage(
   if (!direct) {
     const win = { col: 0, row: 0, width: gw, height: gh };
     bands = bands.map((b, i) => resampleKernel(b, gw, gh, win, outWidth, outHeight, resampling, masks[i], dtype, fill));
-    masks = plan.nodata !== null ? bands.map((b) => nodataMask(b, plan.nodata!)) : [resampleKernel(written, gw, gh, win, outWidth, outHeight, 'nearest', null, 'uint8', 0) as Uint8Array];
+    masks = plan.nodata !== null ? bands.map((b) => nodataMask(b, plan.nodata!)) : [sampleMaskNearest(written, gw, 0, 0, nearestIndexes(0, gw, outWidth, gw), nearestIndexes(0, gh, outHeight, gh))];
     if (plan.nodata === null) masks = bands.map(() => masks[0]);
   }
   return assembleImage(ds, indexes, bands, masks, { bounds: grid.bounds, crs: grid.crs, width: outWidth, height: outHeight }, plan.nodata, options.unscale ?? false);

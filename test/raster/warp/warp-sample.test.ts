@@ -1,0 +1,74 @@
+/** Warp kernels leave nodata samples out inline, per band, for every method. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { DType, TypedArray } from '../../../src/raster/dtype.ts';
+import { allocate } from '../../../src/raster/dtype.ts';
+import type { WarpResampling } from '../../../src/raster/resampling.ts';
+import { warpSample, type SourceRegion } from '../../../src/raster/warp/warp-sample.ts';
+
+/** 4×4 window: band 1 = r*4+c with nodata at (1,1); band 2 = r*4+c + 100 everywhere. */
+function region(nodata: number, dtype: DType = 'float32'): SourceRegion {
+  const b1 = allocate(dtype, 16);
+  const b2 = allocate(dtype, 16);
+  for (let i = 0; i < 16; i++) {
+    b1[i] = i;
+    b2[i] = i + 100;
+  }
+  b1[5] = nodata;
+  return { bands: [b1, b2], valid: null, nodata, col0: 0, row0: 0, width: 4, height: 4 };
+}
+
+/** One destination pixel whose centre maps to source (2, 2); returns both bands' values. */
+function sample(method: WarpResampling, src: SourceRegion, scale = 2, dtype: DType = 'float64'): { values: number[]; written: number } {
+  const bands: TypedArray[] = [allocate(dtype, 1), allocate(dtype, 1)];
+  const written = new Uint8Array(1);
+  warpSample(method, src, new Float64Array([2]), new Float64Array([2]), scale, scale, { bands, written, dtype });
+  return { values: bands.map((b) => b[0]), written: written[0] };
+}
+
+describe('warpSample nodata', () => {
+  // The 2×2 footprint / bilinear neighbourhood of (2, 2) holds source pixels 5 (nodata), 6, 9, 10.
+  const cases: Array<[WarpResampling, number, number]> = [
+    ['bilinear', 25 / 3, (105 + 106 + 109 + 110) / 4],
+    ['average', 25 / 3, (105 + 106 + 109 + 110) / 4],
+    ['min', 6, 105],
+    ['max', 10, 110],
+    ['sum', 25, 430],
+    ['med', 9, 109],
+    ['q1', 6, 106], // sorted[floor(0.25 · count)]
+    ['q3', 10, 110],
+    ['mode', 6, 105],
+    ['rms', Math.sqrt((36 + 81 + 100) / 3), Math.sqrt((105 ** 2 + 106 ** 2 + 109 ** 2 + 110 ** 2) / 4)],
+  ];
+  for (const [method, band1, band2] of cases) {
+    it(`${method}: the nodata sample is left out of band 1 only`, () => {
+      const got = sample(method, region(-1));
+      assert.equal(got.written, 255);
+      assert.ok(Math.abs(got.values[0] - band1) < 1e-9, `${method} band 1: ${got.values[0]} vs ${band1}`);
+      assert.ok(Math.abs(got.values[1] - band2) < 1e-9, `${method} band 2: ${got.values[1]} vs ${band2}`);
+    });
+  }
+
+  it('a NaN nodata (and NaN samples) never contribute', () => {
+    const got = sample('bilinear', region(NaN));
+    assert.ok(Math.abs(got.values[0] - 25 / 3) < 1e-9);
+    const med = sample('med', region(NaN));
+    assert.equal(med.values[0], 9);
+  });
+
+  it('integer destinations are rounded and clamped', () => {
+    const got = sample('average', region(7, 'uint8'), 2, 'uint8');
+    assert.deepEqual(got.values, [Math.round(25 / 3), 108]); // 8.33 → 8; (105+106+109+110)/4 = 107.5 → 108
+  });
+
+  it('a footprint of nodata only writes nothing', () => {
+    const src = region(-1);
+    src.bands = [src.bands[0]];
+    for (const i of [6, 9, 10]) src.bands[0][i] = -1;
+    const bands = [new Float64Array([42])];
+    const written = new Uint8Array(1);
+    warpSample('average', src, new Float64Array([2]), new Float64Array([2]), 2, 2, { bands, written, dtype: 'float64' });
+    assert.equal(bands[0][0], 42);
+    assert.equal(written[0], 0);
+  });
+});
