@@ -10,20 +10,26 @@ export function abortError(signal: AbortSignal, what: string): unknown {
   return reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
 
-/** Rejects as soon as `signal` aborts; otherwise settles like `promise`. Removes its listener when done. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
+/**
+ * Rejects as soon as `signal` aborts; otherwise settles like `promise`. Removes its listener when
+ * done. `onAbort` runs when the signal fires while waiting, just before the rejection.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string, onAbort?: () => void): Promise<T> {
   if (signal === undefined) return promise;
   if (signal.aborted) return Promise.reject(abortError(signal, what));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal, what));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const aborted = () => {
+      onAbort?.();
+      reject(abortError(signal, what));
+    };
+    signal.addEventListener('abort', aborted, { once: true });
     promise.then(
       (v) => {
-        signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', aborted);
         resolve(v);
       },
       (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', aborted);
         reject(e);
       },
     );
@@ -58,27 +64,47 @@ export class SharedWork<T> {
     }
     if (signal.aborted) return Promise.reject(abortError(signal, what));
     this.waiters++;
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
-        this.leave();
-        reject(abortError(signal, what));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.promise.then(
-        (v) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(v);
-        },
-        (e: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      );
-    });
+    return raceAbort(this.promise, signal, what, () => this.leave());
   }
 
   private leave(): void {
     this.waiters--;
     if (this.waiters === 0 && !this.pinned) this.controller.abort(new DOMException('All readers went away', 'AbortError'));
+  }
+}
+
+/**
+ * In-flight SharedWork by key (concurrent reads of one range, concurrent opens of one location):
+ * a caller joins the live work for its key or starts it; finished work leaves the map, so
+ * failures are never remembered.
+ */
+export class SharedWorkMap<K, T> {
+  private readonly running = new Map<K, SharedWork<T>>();
+
+  /** Pieces of work in flight. */
+  get size(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Waits (with `signal`, see SharedWork.join) for the live work of `key`, or for new work that
+   * runs `start`. `shared` tells whether the caller joined work that was already running.
+   */
+  join(
+    key: K,
+    start: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+    what: string,
+  ): { result: Promise<T>; shared: boolean } {
+    const live = this.running.get(key);
+    if (live !== undefined && live.alive) return { result: live.join(signal, what), shared: true };
+    const work = new SharedWork(start);
+    this.running.set(key, work);
+    work.promise
+      .finally(() => {
+        if (this.running.get(key) === work) this.running.delete(key);
+      })
+      .catch(() => {}); // the rejection is delivered to the waiters
+    return { result: work.join(signal, what), shared: false };
   }
 }

@@ -1,5 +1,5 @@
 import { Errors } from '../errors.ts';
-import { SharedWork } from './abort.ts';
+import { SharedWorkMap } from './abort.ts';
 import type { ByteCache } from './byte-cache.ts';
 import type { Source, SourceStats } from './source.ts';
 
@@ -11,7 +11,7 @@ const EMPTY = new Uint8Array(0);
  * its own copy of the bytes, so nobody can corrupt the cache by writing into a returned array.
  */
 export class CachingSource implements Source {
-  private readonly inFlight = new Map<string, SharedWork<Uint8Array>>();
+  private readonly inFlight = new SharedWorkMap<string, Uint8Array>();
 
   constructor(
     private readonly inner: Source,
@@ -41,24 +41,18 @@ export class CachingSource implements Source {
       return hit;
     }
 
-    const key = `${offset}:${length}`;
-    let work = this.inFlight.get(key);
-    if (work !== undefined && work.alive) {
-      this.stats.cacheHits++;
-    } else {
-      const created = new SharedWork((s) => this.inner.fetch(offset, length, s));
-      work = created;
-      this.inFlight.set(key, created);
-      created.promise
-        .then(
-          (bytes) => this.cache.put(this.url, offset, bytes),
-          () => {},
-        )
-        .finally(() => {
-          if (this.inFlight.get(key) === created) this.inFlight.delete(key);
-        });
-    }
-    const bytes = await work.join(signal, this.url);
+    const { result, shared } = this.inFlight.join(
+      `${offset}:${length}`,
+      async (s) => {
+        const bytes = await this.inner.fetch(offset, length, s);
+        this.cache.put(this.url, offset, bytes);
+        return bytes;
+      },
+      signal,
+      this.url,
+    );
+    if (shared) this.stats.cacheHits++;
+    const bytes = await result;
     return bytes.slice();
   }
 }

@@ -1,18 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { Errors } from '../errors.ts';
 import { abortError } from './abort.ts';
+import { fileError } from './file-error.ts';
 import type { FileHandlePool } from './file-handle-pool.ts';
 import type { LocalRoots } from './local-roots.ts';
 import type { Source, SourceStats } from './source.ts';
-
-/** Maps a file system error to a typed error (messages name the user's path, not the real one). */
-function fileError(err: unknown, shown: string): unknown {
-  const code = (err as { code?: unknown }).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return Errors.sourceNotFound(`File not found: ${shown}`, err);
-  if (code === 'EACCES' || code === 'EPERM') return Errors.sourceForbidden(`Permission denied: ${shown}`);
-  if (code === 'EISDIR') return Errors.sourceNotFound(`Not a file: ${shown}`, err);
-  return Errors.upstream(`Cannot read ${shown}${typeof code === 'string' ? ` (${code})` : ''}`, err);
-}
 
 /** A local file, read with positional reads on pooled FileHandles. */
 export class FileSource implements Source {

@@ -41,8 +41,8 @@ function errorCode(err: unknown): string | undefined {
  * Turns an exception from fetch or a body read into a RastileError. Abort errors are re-thrown
  * unchanged (the deadline/retry wrapper decides what they mean).
  */
-export function networkError(err: unknown, url: URL, signal: AbortSignal): unknown {
-  if (signal.aborted) return signal.reason ?? err;
+export function networkError(err: unknown, url: URL, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason ?? err;
   if (isRastileError(err)) return err;
   const code = errorCode(err);
   if (code === 'ENOTFOUND') return Errors.upstream(`Could not resolve host ${safeHost(url)}`, err);
@@ -57,7 +57,7 @@ export function networkError(err: unknown, url: URL, signal: AbortSignal): unkno
 export interface HttpGetOptions {
   policy: NetworkPolicy;
   maxRedirects: number;
-  signal: AbortSignal;
+  signal?: AbortSignal;
   stats: SourceStats;
   /** Headers for one hop (Range, signing, auth hook output for that URL only). */
   headersFor: (url: URL) => Promise<Record<string, string>>;
@@ -78,7 +78,7 @@ export async function httpGet(start: URL, o: HttpGetOptions): Promise<{ response
     let response: Response;
     o.stats.requests++;
     try {
-      response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal: o.signal });
+      response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal: o.signal ?? null });
     } catch (err) {
       throw networkError(err, url, o.signal);
     }

@@ -32,7 +32,7 @@ export class HttpTransport implements RangeTransport {
     return httpGet(this.target, {
       policy,
       maxRedirects,
-      signal: signal ?? new AbortController().signal,
+      signal,
       stats: this.stats,
       firstHopChecked: true,
       headersFor: async (url) => {

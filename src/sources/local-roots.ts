@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { Errors } from '../errors.ts';
+import { fileError } from './file-error.ts';
 
 const isInside = (child: string, root: string): boolean =>
   child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
@@ -31,11 +32,7 @@ export class LocalRoots {
     try {
       resolved = await realpath(absPath);
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw Errors.sourceNotFound(`File not found: ${shown}`, err);
-      if (code === 'EACCES' || code === 'EPERM') throw Errors.sourceForbidden(`Permission denied: ${shown}`);
-      if (code === 'ELOOP') throw Errors.sourceNotFound(`File not found (symlink loop): ${shown}`, err);
-      throw Errors.upstream(`Cannot read ${shown}`, err);
+      throw fileError(err, shown);
     }
     if (!real.some((r) => isInside(resolved, r))) throw forbidden();
     return resolved;

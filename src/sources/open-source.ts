@@ -1,6 +1,6 @@
 import { isRastileError } from '../errors.ts';
 import { LruCache } from '../util/lru-cache.ts';
-import { SharedWork } from './abort.ts';
+import { SharedWorkMap } from './abort.ts';
 import { ByteCache } from './byte-cache.ts';
 import { CachingSource } from './caching-source.ts';
 import { CoalescingSource } from './coalescing-source.ts';
@@ -55,7 +55,7 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
   const o = resolveSourceOptions(options);
   const cache = new ByteCache(o.cacheBytes);
   const sources = new LruCache<string, Source>(o.maxSources, () => 1);
-  const opening = new Map<string, SharedWork<Source>>();
+  const opening = new SharedWorkMap<string, Source>();
   const pool = new FileHandlePool(o.maxOpenFiles);
   const roots = new LocalRoots(o.localRoots);
   const regionCache = new Map<string, string>();
@@ -101,21 +101,12 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
     const key = locationKey(loc);
     const hit = sources.get(key);
     if (hit !== undefined) return hit;
-    let work = opening.get(key);
-    if (work === undefined || !work.alive) {
-      const created = new SharedWork((s) => create(loc, location, s));
-      work = created;
-      opening.set(key, created);
-      created.promise
-        .then(
-          (source) => sources.set(key, source),
-          () => {},
-        )
-        .finally(() => {
-          if (opening.get(key) === created) opening.delete(key);
-        });
-    }
-    return work.join(signal, loc.kind === 'http' ? safeUrl(loc.url) : key);
+    const start = async (s: AbortSignal): Promise<Source> => {
+      const source = await create(loc, location, s);
+      sources.set(key, source);
+      return source;
+    };
+    return opening.join(key, start, signal, loc.kind === 'http' ? safeUrl(loc.url) : key).result;
   }
 
   return {

@@ -130,7 +130,7 @@ export class RemoteRangeSource implements Source {
     try {
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (err) {
-      throw networkError(err, url, signal ?? new AbortController().signal);
+      throw networkError(err, url, signal);
     }
     this.stats.bytesFetched += bytes.length;
     return bytes;
@@ -166,7 +166,7 @@ export class RemoteRangeSource implements Source {
       }
     } catch (err) {
       if (isRastileError(err)) throw err;
-      throw networkError(err, url, signal ?? new AbortController().signal);
+      throw networkError(err, url, signal);
     }
     const out = new Uint8Array(total);
     let at = 0;

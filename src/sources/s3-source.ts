@@ -67,7 +67,7 @@ export class S3Transport implements RangeTransport {
       try {
         response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal: signal ?? null });
       } catch (err) {
-        throw networkError(err, url, signal ?? new AbortController().signal);
+        throw networkError(err, url, signal);
       }
       const status = response.status;
       if (status === 400 || REDIRECT_STATUSES.has(status)) {

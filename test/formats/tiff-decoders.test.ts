@@ -111,6 +111,32 @@ describe('predictors', () => {
     assert.deepEqual(Array.from(u16), [65535, 1, 4]);
   });
 
+  it('undoes horizontal differencing of 64-bit samples (carries between 32-bit halves)', () => {
+    // 3 rows × 5 pixels × 2 samples of float64 and of full-range 64-bit integers
+    const [width, rows, samples] = [5, 3, 2];
+    const n = width * rows * samples;
+    const floats = new Float64Array(n);
+    for (let i = 0; i < n; i++) floats[i] = (i % 3 === 0 ? -1 : 1) * (i * 1234.5678 + 1e-3) * 10 ** (i % 7);
+    floats[3] = Number.NaN;
+    floats[8] = -0;
+    floats[11] = Infinity;
+    const ints = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) ints[i] = BigInt.asUintN(64, 0xfedcba9876543210n * BigInt(i + 1) + 0xffffffffn * BigInt(i));
+    for (const original of [new BigUint64Array(floats.buffer), ints]) {
+      // encode by differencing (modulo 2^64) with stride `samples`, independently with BigInt
+      const enc = original.slice();
+      for (let r = 0; r < rows; r++) {
+        for (let i = (r + 1) * width * samples - 1; i >= r * width * samples + samples; i--) {
+          enc[i] = BigInt.asUintN(64, original[i] - original[i - samples]);
+        }
+      }
+      assert.notDeepEqual(enc, original);
+      const bytes = new Uint8Array(enc.buffer);
+      undoHorizontal(bytes, width, rows, samples, 8);
+      assert.deepEqual(new BigUint64Array(bytes.buffer), original);
+    }
+  });
+
   it('fuses horizontal differencing with de-interleaving into signed planes', () => {
     const raw = new Uint16Array([1, 65535, 1, 65535, 1, 65535]); // 3 pixels × 2 samples
     const planes = [new Uint16Array(3), new Int16Array(3)];

@@ -8,6 +8,8 @@ import { describe, it } from 'node:test';
 import { TiffDataset } from '../../src/formats/tiff/tiff-dataset.ts';
 import { createBlockCache } from '../../src/formats/tiff/block-cache.ts';
 import type { Source } from '../../src/sources/source.ts';
+import { Errors } from '../../src/errors.ts';
+import { fileSource } from './file-source.ts';
 import { expected, fixture, openFixture } from './tiff-fixtures.ts';
 
 /** An in-memory source over (possibly modified) bytes. */
@@ -17,6 +19,61 @@ function memorySource(bytes: Uint8Array, url = 'memory://test.tif'): Source {
     size: bytes.length,
     async fetch(offset: number, length: number): Promise<Uint8Array> {
       return bytes.slice(offset, Math.min(bytes.length, offset + length));
+    },
+  };
+}
+
+/**
+ * A little-endian classic TIFF: an 8×8 RGB uint8 image and a 4×4 reduced-resolution image whose
+ * BitsPerSample array lies at byte FAR_BITS, far from the headers (so reading it is a request of
+ * its own while the file is opened). `overviewWidth` lets a test corrupt the overview's directory.
+ */
+const FAR_BITS = 40_000;
+function twoImageTiff(overviewWidth: number): Uint8Array {
+  const bytes = new Uint8Array(FAR_BITS + 6);
+  const v = new DataView(bytes.buffer);
+  v.setUint16(0, 0x4949, true);
+  v.setUint16(2, 42, true);
+  v.setUint32(4, 8, true);
+  const SHORT = 3;
+  const LONG = 4;
+  const ifd = (at: number, entries: Array<[number, number, number, number]>, next: number): void => {
+    v.setUint16(at, entries.length, true);
+    entries.forEach(([tag, type, count, value], i) => {
+      const e = at + 2 + i * 12;
+      v.setUint16(e, tag, true);
+      v.setUint16(e + 2, type, true);
+      v.setUint32(e + 4, count, true);
+      if (type === SHORT && count === 1) v.setUint16(e + 8, value, true);
+      else v.setUint32(e + 8, value, true);
+    });
+    v.setUint32(at + 2 + entries.length * 12, next, true);
+  };
+  const bits = (at: number): void => [0, 2, 4].forEach((o) => v.setUint16(at + o, 8, true));
+  // IFD 0 at 8 (10 entries, ends at 134), its BitsPerSample at 134; IFD 1 at 140; pixels at 300 and 500
+  ifd(8, [
+    [256, SHORT, 1, 8], [257, SHORT, 1, 8], [258, SHORT, 3, 134], [259, SHORT, 1, 1], [262, SHORT, 1, 2],
+    [273, LONG, 1, 300], [277, SHORT, 1, 3], [278, SHORT, 1, 8], [279, LONG, 1, 192], [284, SHORT, 1, 1],
+  ], 140);
+  bits(134);
+  ifd(140, [
+    [254, LONG, 1, 1], [256, SHORT, 1, overviewWidth], [257, SHORT, 1, 4], [258, SHORT, 3, FAR_BITS], [259, SHORT, 1, 1],
+    [262, SHORT, 1, 2], [273, LONG, 1, 500], [277, SHORT, 1, 3], [278, SHORT, 1, 4], [279, LONG, 1, 48], [284, SHORT, 1, 1],
+  ], 0);
+  bits(FAR_BITS);
+  for (let i = 0; i < 192; i++) bytes[300 + i] = i;
+  for (let i = 0; i < 48; i++) bytes[500 + i] = 200 + i;
+  return bytes;
+}
+
+/** `inner` failing with an UpstreamError on every read that touches [from, to). */
+function failingSource(inner: Source, from: number, to: number): Source {
+  return {
+    url: inner.url,
+    size: inner.size,
+    fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+      if (offset < to && offset + length > from) return Promise.reject(Errors.upstream('Connection to example.com failed (ECONNRESET)'));
+      return inner.fetch(offset, length, signal);
     },
   };
 }
@@ -100,6 +157,47 @@ describe('TIFF errors', () => {
     const ok = await ds.readWindow(0, 0, 0, 160, 10, [1]);
     assert.equal(ok.bands[0].length, 1600);
     await assert.rejects(ds.readWindow(0, 0, 80, 160, 10, [1]), { kind: 'InvalidFormat', message: /truncated/ });
+  });
+
+  it('opens a file with an overview and reads both levels (the synthetic file used below)', async () => {
+    const ds = await TiffDataset.open(memorySource(twoImageTiff(4)), { blockCache: createBlockCache(1 << 20) });
+    assert.deepEqual(ds.levels.map((l) => [l.width, l.height]), [[8, 8], [4, 4]]);
+    assert.deepEqual(ds.warnings, []);
+    const ovr = await ds.readWindow(1, 0, 0, 4, 4, [2]);
+    assert.deepEqual(Array.from(ovr.bands[0]), Array.from({ length: 16 }, (_, i) => 200 + i * 3 + 1));
+  });
+
+  it('fails to open when reading an overview directory fails with an I/O error (no degraded dataset)', async () => {
+    const source = failingSource(memorySource(twoImageTiff(4)), FAR_BITS, FAR_BITS + 6);
+    await assert.rejects(TiffDataset.open(source, { blockCache: createBlockCache(1 << 20) }), {
+      kind: 'UpstreamError',
+      message: /ECONNRESET/,
+    });
+  });
+
+  it('still opens, with a warning, when an overview directory is corrupt', async () => {
+    const ds = await TiffDataset.open(memorySource(twoImageTiff(0)), { blockCache: createBlockCache(1 << 20) });
+    assert.deepEqual(ds.levels.map((l) => [l.width, l.height]), [[8, 8]]);
+    assert.equal(ds.warnings.length, 1);
+    assert.match(ds.warnings[0], /^Ignored an unreadable image: TIFF image 1 has an invalid size \(0×4\)/);
+  });
+
+  it('fails to open when a sidecar cannot be read for an I/O error, ignores a broken one', async () => {
+    const path = fixture('ext_sidecars.tif');
+    const opts = async (overviewSource: Source) => ({
+      blockCache: createBlockCache(1 << 20),
+      overviewSource,
+      maskSource: await fileSource(path + '.msk'),
+    });
+    const ovr = await fileSource(path + '.ovr');
+    await assert.rejects(TiffDataset.open(await fileSource(path), await opts(failingSource(ovr, 0, Infinity))), {
+      kind: 'UpstreamError',
+    });
+    const broken = memorySource(new TextEncoder().encode('not a TIFF at all'), path + '.ovr');
+    const ds = await TiffDataset.open(await fileSource(path), await opts(broken));
+    assert.deepEqual(ds.levels.map((l) => [l.width, l.height]), [[300, 200]]);
+    assert.equal(ds.warnings.length, 1);
+    assert.match(ds.warnings[0], /^Ignored external overviews '.*ext_sidecars\.tif\.ovr': .*is not a TIFF file/);
   });
 
   it('treats every random corruption as an error or a result, never a crash or hang', async () => {

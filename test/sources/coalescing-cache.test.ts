@@ -138,6 +138,46 @@ describe('byte cache', () => {
     assert.equal(server.requests.length - start, 1);
   });
 
+  it('ByteCache keeps one entry for a range put again or covered by a cached one', () => {
+    const cache = new ByteCache(1000);
+    cache.put('u', 0, patternBytes(200, 1));
+    cache.put('u', 0, patternBytes(200, 1)); // the same range again (two concurrent misses)
+    cache.put('u', 50, patternBytes(100, 1).subarray(0, 100)); // inside the first one
+    assert.deepEqual(cache.stats, { entries: 1, bytes: 200, maxBytes: 1000 });
+    cache.put('u', 150, patternBytes(100, 2)); // overlaps only partly: a range of its own
+    assert.deepEqual(cache.stats, { entries: 2, bytes: 300, maxBytes: 1000 });
+    assert.deepEqual(cache.lookup('u', 160, 250), patternBytes(100, 2).subarray(10));
+  });
+
+  it('ByteCache: a put of a covered range counts as a use (eviction order)', () => {
+    const cache = new ByteCache(300);
+    cache.put('u', 0, patternBytes(100, 1));
+    cache.put('u', 100, patternBytes(100, 2));
+    cache.put('u', 0, patternBytes(100, 1)); // u@0 becomes the most recently used
+    cache.put('u', 200, patternBytes(200, 3)); // evicts u@100 only
+    assert.equal(cache.lookup('u', 100, 101), undefined);
+    assert.deepEqual(cache.lookup('u', 0, 100), patternBytes(100, 1));
+    assert.deepEqual(cache.stats, { entries: 2, bytes: 300, maxBytes: 300 });
+  });
+
+  it('ByteCache drops evicted ranges from the index, and forget/clear empty it', () => {
+    const cache = new ByteCache(250);
+    for (let i = 0; i < 20; i++) cache.put('u', i * 100, patternBytes(100, i)); // keeps the last two
+    assert.equal(cache.stats.entries, 2);
+    for (let i = 0; i < 18; i++) assert.equal(cache.lookup('u', i * 100, i * 100 + 1), undefined, `range ${i}`);
+    // were stale entries left in the index, the look-back (16 entries) could not reach these
+    assert.deepEqual(cache.lookup('u', 1800, 1900), patternBytes(100, 18));
+    assert.deepEqual(cache.lookup('u', 1950, 2000), patternBytes(100, 19).subarray(50));
+    cache.put('v', 0, patternBytes(50, 7));
+    cache.clear();
+    assert.deepEqual(cache.stats, { entries: 0, bytes: 0, maxBytes: 250 });
+    assert.equal(cache.lookup('u', 1900, 1901), undefined);
+    cache.put('u', 0, patternBytes(100, 8)); // usable again after clear
+    cache.forget('u');
+    cache.forget('u');
+    assert.deepEqual(cache.stats, { entries: 0, bytes: 0, maxBytes: 250 });
+  });
+
   it('ByteCache finds covering ranges and forgets evicted ones', () => {
     const cache = new ByteCache(300);
     cache.put('u', 0, patternBytes(100, 1));

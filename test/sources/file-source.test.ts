@@ -4,6 +4,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isRastileError, type RastileErrorKind } from '../../src/errors.ts';
+import { fileError } from '../../src/sources/file-error.ts';
 import { createSourceOpener, type ManagedSourceOpener } from '../../src/sources/open-source.ts';
 import { sourceOptionsFromEnv } from '../../src/sources/options.ts';
 import { makeTempTree, patternBytes, type TempTree } from './fixture-files.ts';
@@ -35,6 +36,8 @@ describe('local file sources', () => {
     await symlink(path.join(tree.dir, 'outside'), path.join(root, 'escape-dir'));
     await symlink(path.join(root, 'a.tif'), path.join(root, 'inner-link.tif'));
     await mkdir(path.join(root, 'dir.tif'));
+    await symlink(path.join(root, 'loop-b.tif'), path.join(root, 'loop-a.tif'));
+    await symlink(path.join(root, 'loop-a.tif'), path.join(root, 'loop-b.tif'));
     opener = createSourceOpener({ ...sourceOptionsFromEnv({}), localRoots: [root], maxOpenFiles: 2 });
   });
   after(async () => {
@@ -77,6 +80,33 @@ describe('local file sources', () => {
     assert.equal(await kindOf(opener.open(path.join(root, 'dir.tif'))), 'SourceNotFound');
     assert.equal(await opener.openIfExists(path.join(root, 'a.tif.ovr')), null);
     assert.notEqual(await opener.openIfExists(path.join(root, 'a.tif')), null);
+  });
+
+  it('reports a symlink loop as not found', async () => {
+    await assert.rejects(opener.open(path.join(root, 'loop-a.tif')), {
+      kind: 'SourceNotFound',
+      message: `File not found (symlink loop): ${path.join(root, 'loop-a.tif')}`,
+    });
+  });
+
+  it('maps file system error codes to typed errors naming the path the user gave', () => {
+    const err = (code: string | undefined) => fileError(Object.assign(new Error('x'), { code }), 'data/x.tif');
+    assert.deepEqual(
+      [undefined, 'ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EISDIR', 'ELOOP', 'EIO'].map((c) => {
+        const e = err(c) as { kind: string; message: string };
+        return [e.kind, e.message];
+      }),
+      [
+        ['UpstreamError', 'Cannot read data/x.tif'],
+        ['SourceNotFound', 'File not found: data/x.tif'],
+        ['SourceNotFound', 'File not found: data/x.tif'],
+        ['SourceForbidden', 'Permission denied: data/x.tif'],
+        ['SourceForbidden', 'Permission denied: data/x.tif'],
+        ['SourceNotFound', 'Not a file: data/x.tif'],
+        ['SourceNotFound', 'File not found (symlink loop): data/x.tif'],
+        ['UpstreamError', 'Cannot read data/x.tif (EIO)'],
+      ],
+    );
   });
 
   it('resolves relative paths against the working directory', async () => {

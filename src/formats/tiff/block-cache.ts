@@ -53,9 +53,6 @@ export class BlockCache {
     return { ...this.cache.stats, decodes: this.decodeCount };
   }
 
-  clear(): void {
-    this.cache.clear();
-  }
 }
 
 export function createBlockCache(maxBytes: number): BlockCache {

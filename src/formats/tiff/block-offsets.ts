@@ -31,25 +31,25 @@ class OffsetTable {
     this.values = loadedValues(tag, this.typeSize, littleEndian);
   }
 
-  get(index: number, signal?: AbortSignal): number | Promise<number> {
+  get(index: number): number | Promise<number> {
     if (index >= this.count) return 0; // sparse files may have short tables
     if (this.values !== null) return this.values[index];
     const page = Math.floor(index / PAGE);
     let p = this.pages.get(page);
     if (p === undefined) {
-      p = this.loadPage(page, signal);
+      p = this.loadPage(page);
       this.pages.set(page, p);
       p.catch(() => this.pages.delete(page));
     }
     return p.then((values) => values[index - page * PAGE]);
   }
 
-  private async loadPage(page: number, signal?: AbortSignal): Promise<Float64Array> {
+  private async loadPage(page: number): Promise<Float64Array> {
     if (this.tag.type === 'inline') throw Errors.invalidFormat(`TIFF ${this.name} table is unreadable`);
     const first = page * PAGE;
     const n = Math.min(PAGE, this.count - first);
     const length = n * this.typeSize;
-    const bytes = await this.source.fetch(this.tag.dataOffset + first * this.typeSize, length, signal);
+    const bytes = await this.source.fetch(this.tag.dataOffset + first * this.typeSize, length);
     if (bytes.length < length) throw Errors.invalidFormat(`TIFF ${this.name} table is truncated (file too short)`);
     return decode(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), n, this.typeSize, this.littleEndian);
   }
@@ -106,10 +106,14 @@ export class BlockOffsets {
     return this.offsets.count;
   }
 
-  /** Where block `index` lives; length 0 means the block was never written (sparse file). */
-  async locate(index: number, signal?: AbortSignal): Promise<BlockLocation> {
-    const o = this.offsets.get(index, signal);
-    const c = this.counts.get(index, signal);
+  /**
+   * Where block `index` lives; length 0 means the block was never written (sparse file). Takes no
+   * AbortSignal: a page of offsets is shared by every reader of the image, so one reader's abort
+   * must not fail it for the others (callers stop waiting with raceAbort instead).
+   */
+  async locate(index: number): Promise<BlockLocation> {
+    const o = this.offsets.get(index);
+    const c = this.counts.get(index);
     const [offset, length] = typeof o === 'number' && typeof c === 'number' ? [o, c] : await Promise.all([o, c]);
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) throw Errors.invalidFormat('TIFF block offset is out of range');
     return offset === 0 ? { offset: 0, length: 0 } : { offset, length };

@@ -27,7 +27,6 @@ export interface BlockReadOptions {
   mask: boolean;
   /** Used in error messages. */
   what: string;
-  signal?: AbortSignal;
 }
 
 const Compression = {
@@ -43,12 +42,6 @@ const Compression = {
   WebP: 50001,
 } as const;
 
-/** Decoded size of block `index` in bytes (before fetching anything). */
-export function decodedBlockBytes(layout: IfdLayout, index: number): number {
-  const blockRow = Math.floor((index % blocksPerPlane(layout)) / layout.blocksAcross);
-  return layout.blockWidth * rowsInBlock(layout, blockRow) * samplesPerBlock(layout) * bytesPerSample(layout.dtype);
-}
-
 export async function readBlock(source: Source, layout: IfdLayout, index: number, opts: BlockReadOptions): Promise<DecodedBlock> {
   const blockRow = Math.floor((index % blocksPerPlane(layout)) / layout.blocksAcross);
   const width = layout.blockWidth;
@@ -60,7 +53,7 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
       `${opts.what}: a ${width}×${rows} block of ${samples} sample(s) decodes to ${outBytes} bytes, over the ${opts.maxBlockBytes}-byte limit`,
     );
   }
-  const { offset, length } = await layout.offsets.locate(index, opts.signal);
+  const { offset, length } = await layout.offsets.locate(index);
   let planes: TypedArray[];
   if (length === 0) {
     planes = [];
@@ -70,7 +63,7 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
     if (length > opts.maxBlockBytes * 2 + 1024 * 1024) {
       throw Errors.invalidFormat(`${opts.what}: block ${index} claims ${length} compressed bytes, over the limit`);
     }
-    const bytes = await source.fetch(offset, length, opts.signal);
+    const bytes = await source.fetch(offset, length);
     if (bytes.length < length) {
       throw Errors.invalidFormat(
         `${opts.what} is truncated: block ${index} needs bytes ${offset}–${offset + length - 1}, the file has ${bytes.length === 0 ? 'none of them' : `only ${bytes.length} of them`}`,

@@ -10,7 +10,8 @@ import { Errors } from '../../errors.ts';
 export const MAX_IFDS = 4096;
 /** More tags than any real TIFF directory carries (GDAL writes ~20–40). */
 const MAX_TAGS_PER_IFD = 4096;
-const READ_SIZE = 16 * 1024;
+/** Bytes read at each directory, by this scan and by cogeotiff (tiff-file.ts passes it on). */
+export const READ_SIZE = 16 * 1024;
 
 export interface RangeReader {
   /** Bytes already read (the open-phase memo), or null. */

@@ -8,20 +8,20 @@
 import { Errors, isRastileError } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
 import type { DType, TypedArray } from '../../raster/dtype.ts';
-import { allocate, dtypeRange, isFloat } from '../../raster/dtype.ts';
+import { allocate, representableNodata } from '../../raster/dtype.ts';
 import type { Rgba } from '../../raster/image-data.ts';
 import type { Source } from '../../sources/source.ts';
 import type { BlockCache, DecodedBlock } from './block-cache.ts';
 import { blockKey } from './block-cache.ts';
 import { readBlock } from './block-reader.ts';
-import type { TiffBandMeta } from './dataset-meta.ts';
+import type { DatasetMeta, TiffBandMeta } from './dataset-meta.ts';
 import { DATASET_TAGS, describeDataset } from './dataset-meta.ts';
 import type { IfdLayout } from './ifd-layout.ts';
 import { blocksPerPlane, rowsInBlock } from './ifd-layout.ts';
 import type { LevelSource, Plane } from './levels.ts';
 import { assembleLevels } from './levels.ts';
 import type { TiffFile } from './tiff-file.ts';
-import { isAbort, openTiffFile } from './tiff-file.ts';
+import { isFormatError, openTiffFile } from './tiff-file.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
@@ -108,21 +108,17 @@ export class TiffDataset {
   private readonly maxBlockBytes: number;
   private readonly fill: number;
 
-  private constructor(init: {
-    source: Source;
-    base: IfdLayout;
-    bigTiff: boolean;
-    geoTransform: GeoTransform | null;
-    geoKeys: Map<number, number | string | number[]>;
-    nodata: number | null;
-    bands: TiffBandMeta[];
-    datasetMetadata: Record<string, string>;
-    palette: Rgba[] | null;
-    levelSources: LevelSource[];
-    cache: BlockCache;
-    maxBlockBytes: number;
-    warnings: string[];
-  }) {
+  private constructor(
+    init: DatasetMeta & {
+      source: Source;
+      base: IfdLayout;
+      bigTiff: boolean;
+      levelSources: LevelSource[];
+      cache: BlockCache;
+      maxBlockBytes: number;
+      warnings: string[];
+    },
+  ) {
     const base = init.base;
     this.source = init.source;
     this.width = base.width;
@@ -152,7 +148,8 @@ export class TiffDataset {
     this.warnings = init.warnings;
     this.cache = init.cache;
     this.maxBlockBytes = init.maxBlockBytes;
-    this.fill = fillValue(init.nodata, base.dtype);
+    // never-written blocks hold nodata when the dtype can hold it (GDAL), else 0
+    this.fill = representableNodata(init.nodata, base.dtype) ?? 0;
   }
 
   static async open(source: Source, options: TiffOpenOptions): Promise<TiffDataset> {
@@ -164,7 +161,8 @@ export class TiffDataset {
       try {
         return await openTiffFile(s, maxBlockBytes, [], signal);
       } catch (err) {
-        if (isAbort(err)) throw err;
+        // A broken sidecar is ignored as GDAL does; an I/O error must not leave a degraded dataset.
+        if (!isFormatError(err, signal)) throw err;
         warnings.push(`Ignored ${kind} '${s.url}': ${(err as Error).message}`);
         return null;
       }
@@ -319,12 +317,3 @@ function compressionName(l: IfdLayout): string {
   }
   return COMPRESSION_NAMES[l.compression] ?? `UNKNOWN(${l.compression})`;
 }
-
-/** Value of never-written blocks: nodata when the dtype can hold it (GDAL), else 0. */
-function fillValue(nodata: number | null, dtype: DType): number {
-  if (nodata === null) return 0;
-  if (isFloat(dtype)) return nodata;
-  const [lo, hi] = dtypeRange(dtype);
-  return Number.isInteger(nodata) && nodata >= lo && nodata <= hi ? nodata : 0;
-}
-

@@ -7,7 +7,7 @@ import { Tiff } from '@cogeotiff/core';
 import { Errors, isRastileError } from '../../errors.ts';
 import type { Source } from '../../sources/source.ts';
 import { CogSourceAdapter } from './cog-source.ts';
-import { scanIfdChain } from './ifd-scan.ts';
+import { READ_SIZE, scanIfdChain } from './ifd-scan.ts';
 import type { IfdLayout } from './ifd-layout.ts';
 import { readIfdLayout } from './ifd-layout.ts';
 import { readTag } from './tiff-tags.ts';
@@ -22,8 +22,6 @@ export interface TiffFile {
   /** Values of the `firstImageTags` asked for (null when absent), read while the header bytes are at hand. */
   readonly firstImageTags: Map<number, unknown>;
 }
-
-const READ_SIZE = 16 * 1024;
 
 export async function openTiffFile(
   source: Source,
@@ -43,13 +41,14 @@ export async function openTiffFile(
     try {
       tiff = await Tiff.create(adapter, { defaultReadSize: READ_SIZE, signal });
     } catch (err) {
-      if (isRastileError(err) || isAbort(err)) throw err;
+      if (isRastileError(err) || !isFormatError(err, signal)) throw err;
       throw Errors.invalidFormat(`${what} has an unreadable header: ${(err as Error).message}`, err);
     }
     const layouts = await Promise.all(
       tiff.images.map((image) =>
+        // A broken image is skipped (with a warning) unless it is the first; I/O errors are not.
         readIfdLayout(image, source, scan.littleEndian, signal).catch((err: unknown) => {
-          if (isAbort(err)) throw err;
+          if (!isFormatError(err, signal)) throw err;
           return err instanceof Error ? err : new Error(String(err));
         }),
       ),
@@ -63,5 +62,14 @@ export async function openTiffFile(
   }
 }
 
-export const isAbort = (err: unknown): boolean =>
-  err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
+/**
+ * Whether `err` says the bytes are bad (InvalidFormat, UnsupportedFeature, or an exception of the
+ * cogeotiff parser), as opposed to an I/O failure (upstream errors, timeouts, a missing or
+ * forbidden source) or an abort. Only format errors may be swallowed into a warning: a dataset
+ * degraded by a transient I/O error would stay cached that way.
+ */
+export function isFormatError(err: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return false;
+  if (isRastileError(err)) return err.kind === 'InvalidFormat' || err.kind === 'UnsupportedFeature';
+  return !(err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError'));
+}

@@ -51,7 +51,7 @@ export async function readTag(image: TiffImage, id: number, signal?: AbortSignal
     // cogeotiff types `fetch` per known tag; we read tags by number.
     return await (image.fetch as unknown as FetchFn).call(image, id, { signal });
   } catch (err) {
-    if (isRastileError(err)) throw err;
+    if (isRastileError(err) || signal?.aborted) throw err;
     throw Errors.invalidFormat(`Cannot read TIFF tag ${id}: ${(err as Error).message}`, err);
   }
 }

@@ -8,7 +8,7 @@
 import * as Lerc from 'lerc';
 import { Errors } from '../../../errors.ts';
 import type { DType, TypedArray } from '../../../raster/dtype.ts';
-import { allocate } from '../../../raster/dtype.ts';
+import { allocate, dtypeCtor, isFloat } from '../../../raster/dtype.ts';
 import { inflateBlock } from './inflate.ts';
 import { zstdDecode } from './zstd.ts';
 
@@ -55,7 +55,6 @@ export async function lercDecode(input: Uint8Array, block: LercBlock): Promise<T
       planeMasks.push(bandMask);
     }
   }
-  const isFloat = block.dtype === 'float32' || block.dtype === 'float64';
   if (planes.length === block.samples - 1 && block.dtype === 'uint8' && result.mask) {
     // libtiff stores an all-0/255 alpha band of uint8 data as the LERC mask.
     const alpha = new Uint8Array(n);
@@ -67,7 +66,7 @@ export async function lercDecode(input: Uint8Array, block: LercBlock): Promise<T
   if (planes.length !== block.samples) {
     throw Errors.invalidFormat(`LERC blob holds ${planes.length} samples per pixel, the TIFF block ${block.samples}`);
   }
-  if (isFloat) {
+  if (isFloat(block.dtype)) {
     for (let p = 0; p < planes.length; p++) {
       const m = planeMasks[p];
       if (!m) continue;
@@ -78,8 +77,13 @@ export async function lercDecode(input: Uint8Array, block: LercBlock): Promise<T
   return planes;
 }
 
-/** Copy into a fresh array of the TIFF's dtype (LERC may pick a narrower type than the file). */
+/**
+ * The plane in the TIFF's dtype: LERC's own array when it already has that type (the decoder
+ * allocates it for this call, so we may keep and modify it), else a converted copy (LERC may
+ * pick a narrower type than the file).
+ */
 function convert(src: TypedArray, dtype: DType): TypedArray {
+  if (src.constructor === dtypeCtor(dtype)) return src;
   const out = allocate(dtype, src.length);
   out.set(src);
   return out;

@@ -47,11 +47,7 @@ export function undoHorizontal(buf: Uint8Array, width: number, rows: number, sam
   } else if (bytes === 4) {
     accumulate(new Uint32Array(buf.buffer, buf.byteOffset, buf.length >> 2), rowLen, rows, samples);
   } else if (bytes === 8) {
-    const a = new BigUint64Array(buf.buffer, buf.byteOffset, buf.length >> 3);
-    for (let r = 0; r < rows; r++) {
-      const end = (r + 1) * rowLen;
-      for (let i = r * rowLen + samples; i < end; i++) a[i] = BigInt.asUintN(64, a[i] + a[i - samples]);
-    }
+    accumulate64(new Uint32Array(buf.buffer, buf.byteOffset, (buf.length >> 3) * 2), rowLen, rows, samples);
   } else {
     throw Errors.unsupported(`Horizontal predictor with ${bytes * 8}-bit samples is not supported`);
   }
@@ -62,6 +58,23 @@ function accumulate(a: Uint8Array | Uint16Array | Uint32Array, rowLen: number, r
   for (let r = 0; r < rows; r++) {
     const end = (r + 1) * rowLen;
     for (let i = r * rowLen + samples; i < end; i++) a[i] = a[i] + a[i - samples];
+  }
+}
+
+/**
+ * 64-bit accumulation on two 32-bit lanes per sample (low word first: host order is little-endian),
+ * with the carry of the low lanes added to the high ones: no BigInt per sample. Lane sums stay
+ * below 2^33, exact in doubles; the Uint32Array stores wrap them modulo 2^32.
+ */
+function accumulate64(a: Uint32Array, rowLen: number, rows: number, samples: number): void {
+  const stride = samples * 2;
+  for (let r = 0; r < rows; r++) {
+    const end = (r + 1) * rowLen * 2;
+    for (let i = r * rowLen * 2 + stride; i < end; i += 2) {
+      const lo = a[i] + a[i - stride];
+      a[i] = lo;
+      a[i + 1] = a[i + 1] + a[i + 1 - stride] + (lo > 0xffffffff ? 1 : 0);
+    }
   }
 }
 
