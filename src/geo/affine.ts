@@ -6,10 +6,6 @@ export type GeoTransform = [number, number, number, number, number, number];
 
 import type { Bounds } from './bounds.ts';
 
-export function applyGeoTransform(gt: GeoTransform, col: number, row: number): [number, number] {
-  return [gt[0] + col * gt[1] + row * gt[2], gt[3] + col * gt[4] + row * gt[5]];
-}
-
 export function invertGeoTransform(gt: GeoTransform): GeoTransform {
   const det = gt[1] * gt[5] - gt[2] * gt[4];
   if (det === 0 || !Number.isFinite(det)) throw new Error('Geotransform is not invertible');
@@ -31,5 +27,3 @@ export function boundsFromGeoTransform(gt: GeoTransform, width: number, height: 
 export function geoTransformFromBounds(bounds: Bounds, width: number, height: number): GeoTransform {
   return [bounds[0], (bounds[2] - bounds[0]) / width, 0, bounds[3], 0, -(bounds[3] - bounds[1]) / height];
 }
-
-export const isRectilinear = (gt: GeoTransform): boolean => gt[2] === 0 && gt[4] === 0;

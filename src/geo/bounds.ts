@@ -9,9 +9,6 @@ export interface Window {
   height: number;
 }
 
-export const boundsWidth = (b: Bounds): number => b[2] - b[0];
-export const boundsHeight = (b: Bounds): number => b[3] - b[1];
-
 /** Strict overlap test (touching edges do not count), both boxes normalised first. */
 export function boundsIntersect(a: Bounds, b: Bounds): boolean {
   const [a0, a1, a2, a3] = normalizeBounds(a);
@@ -21,11 +18,6 @@ export function boundsIntersect(a: Bounds, b: Bounds): boolean {
 
 export function normalizeBounds(b: Bounds): Bounds {
   return [Math.min(b[0], b[2]), Math.min(b[1], b[3]), Math.max(b[0], b[2]), Math.max(b[1], b[3])];
-}
-
-export function boundsIntersection(a: Bounds, b: Bounds): Bounds | null {
-  const r: Bounds = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
-  return r[0] < r[2] && r[1] < r[3] ? r : null;
 }
 
 export const boundsAreFinite = (b: Bounds): boolean => b.every(Number.isFinite);

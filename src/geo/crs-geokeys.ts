@@ -8,7 +8,7 @@ import { Errors } from '../errors.ts';
 import type { Crs } from './crs.ts';
 import { crsFromDefinition, crsFromEpsg, identifyProj4 } from './crs-registry.ts';
 import { geoKeysWkt, type GeoKeyValue } from './geokeys-wkt.ts';
-import { formatProj4, parseProj4 } from './proj4-string.ts';
+import { formatProj4, GEODETIC_KEYS, parseProj4 } from './proj4-string.ts';
 
 /** GeoKey ids (GeoTIFF 1.1 names) understood by geotiff-geokeys-to-proj4. */
 const GEOKEY_NAMES: Record<number, string> = {
@@ -117,15 +117,13 @@ export function crsFromGeoKeys(keys: Map<number, GeoKeyValue>): Crs | null {
   return crsFromDefinition(def, geoKeysWkt(keys, def, geogcs?.wkt ?? null), false);
 }
 
-const DATUM_KEYS = ['datum', 'ellps', 'a', 'b', 'rf', 'f', 'R', 'towgs84', 'nadgrids', 'pm'];
-
 /** `def` with its datum/ellipsoid parameters replaced by those of `geographic`. */
 function withDatumOf(def: string, geographic: string): string {
   const p = parseProj4(def);
   const g = parseProj4(geographic);
-  for (const k of DATUM_KEYS) p.delete(k);
+  for (const k of GEODETIC_KEYS) p.delete(k);
   const noDefs = p.delete('no_defs');
-  for (const k of DATUM_KEYS) if (g.has(k)) p.set(k, g.get(k)!);
+  for (const k of GEODETIC_KEYS) if (g.has(k)) p.set(k, g.get(k)!);
   if (noDefs) p.set('no_defs', '');
   return formatProj4(p);
 }

@@ -2,7 +2,7 @@
  * `parseCrs`: the CRS grammar of titiler's `crs`/`dst_crs`/`coord_crs` parameters (whatever
  * GDAL's `SetFromUserInput` accepts, after stripping CURIE brackets).
  */
-import { Errors, isRastileError } from '../errors.ts';
+import { Errors } from '../errors.ts';
 import type { Crs } from './crs.ts';
 import { CRS84, crsFromDefinition, crsFromEpsg, crsFromEsri } from './crs-registry.ts';
 import { parseWkt, wktAuthority, WKT_ROOT_KEYWORDS } from './wkt-tree.ts';
@@ -37,8 +37,8 @@ export function parseCrs(input: string): Crs {
   let crs: Crs;
   try {
     crs = parseUncached(input);
-  } catch (err) {
-    if (isRastileError(err, 'InvalidCrs')) throw invalid();
+  } catch {
+    // Every failure (unknown code, unparsable definition…) is reported the same way.
     throw invalid();
   }
   if (cache.size > 1000) cache.clear();

@@ -11,11 +11,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { Errors } from '../errors.ts';
+import { LruCache } from '../util/lru-cache.ts';
 import type { Crs } from './crs.ts';
 import { ESRI_CRS } from './crs-esri-data.ts';
 import { EPSG_OVERRIDES } from './crs-overrides.ts';
 import { makeProj, projHandle } from './proj4-lib.ts';
-import { canonicalProj4, formatProj4, geodeticProj4, parseProj4 } from './proj4-string.ts';
+import { canonicalProj4, formatProj4, geodeticProj4, longlatProj4, parseProj4 } from './proj4-string.ts';
 import { parseWkt, wktAuthority, wktChild, type WktNode } from './wkt-tree.ts';
 
 const require = createRequire(import.meta.url);
@@ -37,6 +38,8 @@ interface CrsExtra {
   geodetic?: Crs;
   /** EPSG code of the geodetic CRS when known from the definition (EPSG WKT or ESRI table). */
   geodeticEpsg?: number | null;
+  /** `canonicalProj4` of a PROJ-string definition (null for WKT/PROJJSON), computed lazily. */
+  canonical?: string | null;
 }
 const extras = new WeakMap<Crs, CrsExtra>();
 
@@ -205,13 +208,22 @@ export function crsFromDefinition(def: string, wkt: string | null = null, identi
 // ---------------------------------------------------------------------------------------------
 // Identification of user-defined CRSs (exact canonical PROJ-string match).
 
-let epsgIndex: Map<string, number> | null = null;
+/** The authority codes whose definition has one canonical PROJ string. */
+interface CanonicalMatch {
+  epsg?: number;
+  esri?: number;
+}
 
-/** Canonical PROJ string → EPSG code, over every EPSG projected/geographic CRS (built once, lazily). */
-function epsgCanonicalIndex(): Map<string, number> {
-  if (epsgIndex) return epsgIndex;
+let canonicalIndex: Map<string, CanonicalMatch> | null = null;
+
+/**
+ * Canonical PROJ string → EPSG code (every EPSG projected/geographic CRS) and ESRI code (the
+ * committed ESRI table), built once, lazily.
+ */
+function authorityCanonicalIndex(): Map<string, CanonicalMatch> {
+  if (canonicalIndex) return canonicalIndex;
   const all = JSON.parse(readFileSync(`${epsgDir}../all.json`, 'utf8')) as Record<string, EpsgEntry>;
-  const idx = new Map<string, number>();
+  const idx = new Map<string, CanonicalMatch>();
   for (const e of Object.values(all)) {
     if ((e.kind !== 'CRS-PROJCRS' && e.kind !== 'CRS-GEOGCRS') || !e.proj4 || isEsriRange(Number(e.code))) continue;
     if (/\+nadgrids=(?!@null)/.test(e.proj4)) continue;
@@ -219,13 +231,41 @@ function epsgCanonicalIndex(): Map<string, number> {
     const code = Number(e.code);
     const prev = idx.get(key);
     // Several codes can share parameters (deprecated duplicates): keep the lowest code.
-    if (prev === undefined || code < prev) idx.set(key, code);
+    if (prev === undefined) idx.set(key, { epsg: code });
+    else if (code < prev.epsg!) prev.epsg = code;
   }
-  epsgIndex = idx;
+  for (const [code, , def] of ESRI_CRS) {
+    const key = canonicalProj4(def);
+    const prev = idx.get(key);
+    // The first table row wins among ESRI codes; EPSG codes are preferred over ESRI ones at lookup.
+    if (prev === undefined) idx.set(key, { esri: code });
+    else if (prev.esri === undefined) prev.esri = code;
+  }
+  canonicalIndex = idx;
   return idx;
 }
 
-const identifyCache = new Map<string, Crs | null>();
+/** The Crs of a canonical-index match, EPSG preferred; null when neither code can be built. */
+function crsOfMatch(match: CanonicalMatch): Crs | null {
+  if (match.epsg !== undefined) {
+    try {
+      return crsFromEpsg(match.epsg);
+    } catch {
+      // an EPSG definition proj4js cannot compute: try the ESRI code
+    }
+  }
+  if (match.esri !== undefined) {
+    try {
+      return crsFromEsri(match.esri);
+    } catch {
+      // no usable authority CRS
+    }
+  }
+  return null;
+}
+
+// Keyed by user-supplied definitions: bounded, so arbitrary CRS strings cannot grow it forever.
+const identifyCache = new LruCache<string, Crs | null>(1024, () => 1);
 
 /**
  * The EPSG (preferred) or ESRI CRS whose canonical PROJ string equals `def`'s, or null. A
@@ -234,26 +274,17 @@ const identifyCache = new Map<string, Crs | null>();
  */
 export function identifyProj4(def: string): Crs | null {
   const key = canonicalProj4(def);
-  if (identifyCache.has(key)) return identifyCache.get(key)!;
+  const cached = identifyCache.get(key);
+  if (cached !== undefined) return cached;
   let result: Crs | null = null;
-  if (/\+towgs84=/.test(key) && !/\+nadgrids=(?!@null)/.test(key)) {
-    if (key === canonicalProj4(WGS84.proj4)) result = WGS84;
+  // A datum shift (`+towgs84` without a real grid) or PROJ's "no grid" marker `+nadgrids=@null`.
+  const hasDatum = (/\+towgs84=/.test(key) && !/\+nadgrids=(?!@null)/.test(key)) || /\+nadgrids=@null/.test(key);
+  if (hasDatum) {
+    if (key === canonicalKey(WGS84)) result = WGS84;
     else {
-      const esri = ESRI_CRS.find((r) => canonicalProj4(r[2]) === key);
-      const code = epsgCanonicalIndex().get(key);
-      if (code !== undefined) {
-        try {
-          result = crsFromEpsg(code);
-        } catch {
-          result = null;
-        }
-      }
-      if (!result && esri) result = crsFromEsri(esri[0]);
+      const match = authorityCanonicalIndex().get(key);
+      result = match ? crsOfMatch(match) : null;
     }
-  } else if (/\+nadgrids=@null/.test(key)) {
-    const esri = ESRI_CRS.find((r) => canonicalProj4(r[2]) === key);
-    const code = epsgCanonicalIndex().get(key);
-    result = code !== undefined ? crsFromEpsg(code) : esri ? crsFromEsri(esri[0]) : null;
   }
   identifyCache.set(key, result);
   return result;
@@ -265,8 +296,35 @@ export function identifyProj4(def: string): Crs | null {
 export function sameCrs(a: Crs, b: Crs): boolean {
   if (a === b || a.id === b.id) return true;
   if (a.proj4 === b.proj4) return true;
-  if (a.proj4.startsWith('+') && b.proj4.startsWith('+')) return canonicalProj4(a.proj4) === canonicalProj4(b.proj4);
-  return false;
+  const ka = canonicalKey(a);
+  return ka !== null && ka === canonicalKey(b);
+}
+
+/** `canonicalProj4` of a CRS's PROJ string (null for WKT/PROJJSON definitions), computed once per Crs. */
+function canonicalKey(crs: Crs): string | null {
+  let extra = extras.get(crs);
+  if (extra === undefined) {
+    // A Crs built outside the registry: remember its key all the same.
+    extra = {};
+    extras.set(crs, extra);
+  }
+  if (extra.canonical === undefined) extra.canonical = crs.proj4.startsWith('+') ? canonicalProj4(crs.proj4) : null;
+  return extra.canonical;
+}
+
+/** proj4js's datum type of a 7-parameter shift, and its arc-second → radian factor. */
+const PJD_7PARAM = 2;
+const SEC_TO_RAD = 4.84813681109535993589914102357e-6;
+
+/**
+ * A proj4js datum's shift as PROJ `+towgs84` values: proj4js keeps the rotations of a
+ * 7-parameter shift in radians and its scale as a factor; PROJ strings use arc-seconds and ppm.
+ */
+function towgs84InProjUnits(datum: { datum_type?: number; datum_params?: number[] } | undefined): number[] {
+  const t = datum?.datum_params ?? [];
+  if (datum?.datum_type !== PJD_7PARAM || t.length < 7) return t;
+  const round = (v: number): number => Number(v.toPrecision(12)); // drop the unit round trip's noise
+  return [t[0]!, t[1]!, t[2]!, round(t[3]! / SEC_TO_RAD), round(t[4]! / SEC_TO_RAD), round(t[5]! / SEC_TO_RAD), round((t[6]! - 1) * 1e6)];
 }
 
 /**
@@ -290,15 +348,11 @@ export function geographicCrsOf(crs: Crs): Crs {
     let def = crs.proj4;
     if (!def.startsWith('+')) {
       // WKT: read the datum from proj4js's interpretation.
-      const p = projHandle(makeProj(def)) as { a?: number; b?: number; datum?: { datum_params?: number[] } };
-      const tw = p.datum?.datum_params;
-      def = `+proj=longlat +a=${p.a} +b=${p.b}${tw && tw.length ? ` +towgs84=${tw.join(',')}` : ''} +no_defs`;
+      const p = projHandle(makeProj(def));
+      def = longlatProj4(p.a, p.b, towgs84InProjUnits(p.datum));
     }
     result = crsFromDefinition(geodeticProj4(def), null);
   }
   extras.set(crs, { ...extra, geodetic: result });
   return result;
 }
-
-/** Look up a registered CRS by id (`EPSG:4326`, `OGC:CRS84`, `ESRI:102001`, `CUSTOM:…`). */
-export const registeredCrs = (id: string): Crs | undefined => byId.get(id);

@@ -17,8 +17,3 @@ export function crsUri(crs: Crs): string | null {
 export function crsInfoString(crs: Crs): string {
   return crsUri(crs) ?? crs.wkt ?? crs.proj4;
 }
-
-/** `EPSG:32621`-style short name (the id), or null for user-defined CRSs. */
-export function crsAuthorityName(crs: Crs): string | null {
-  return /^(EPSG|ESRI|OGC):/.test(crs.id) ? crs.id : null;
-}

@@ -22,9 +22,8 @@ export {
   crsFromEsri,
   geographicCrsOf,
   identifyProj4,
-  registeredCrs,
   sameCrs,
 } from './crs-registry.ts';
 export { parseCrs } from './crs-parse.ts';
-export { crsAuthorityName, crsInfoString, crsUri } from './crs-uri.ts';
+export { crsInfoString, crsUri } from './crs-uri.ts';
 export { crsFromGeoKeys } from './crs-geokeys.ts';

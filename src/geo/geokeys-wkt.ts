@@ -173,7 +173,6 @@ export function geoKeysWkt(keys: Map<number, GeoKeyValue>, proj4: string, geogcs
   const method = projName ? METHODS[projName] : undefined;
   if (!method) return null;
   const params = method.params
-    .filter(([wktName, key]) => !(projName === 'eqc' && wktName === 'latitude_of_origin' && !p.has(key)))
     .map(([wktName, key, dflt]) => {
       const raw = p.get(key) ?? (key === 'k_0' ? p.get('k') : undefined);
       const v = raw !== undefined ? Number(raw) : dflt;

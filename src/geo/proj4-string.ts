@@ -124,7 +124,8 @@ export function canonicalProj4(def: string): string {
   return entries.map(([k, v]) => (v === '' ? `+${k}` : `+${k}=${v}`)).join(' ');
 }
 
-const GEODETIC_KEYS = ['datum', 'ellps', 'a', 'b', 'rf', 'f', 'R', 'towgs84', 'nadgrids', 'pm'];
+/** The PROJ parameters that describe a datum (ellipsoid, shift, grids, prime meridian). */
+export const GEODETIC_KEYS: readonly string[] = Object.freeze(['datum', 'ellps', 'a', 'b', 'rf', 'f', 'R', 'towgs84', 'nadgrids', 'pm']);
 
 /** The geographic (longlat) CRS sharing the datum of `def`, as a PROJ string. */
 export function geodeticProj4(def: string): string {
@@ -137,4 +138,14 @@ export function geodeticProj4(def: string): string {
   if (out.size === 1) out.set('ellps', 'WGS84');
   out.set('no_defs', '');
   return formatProj4(out);
+}
+
+/**
+ * `+proj=longlat` on an ellipsoid given by its axes (as proj4js reads them from a WKT): `b`
+ * defaults to `a` (a sphere), no `a` at all falls back to WGS 84 like `geodeticProj4`;
+ * `towgs84` (Helmert parameters) is written only when non-empty.
+ */
+export function longlatProj4(a: number | undefined, b: number | undefined, towgs84: readonly number[] = []): string {
+  const ellipsoid = a === undefined ? '+ellps=WGS84' : `+a=${a} +b=${b ?? a}`;
+  return `+proj=longlat ${ellipsoid}${towgs84.length ? ` +towgs84=${towgs84.join(',')}` : ''} +no_defs`;
 }

@@ -205,9 +205,13 @@ export class TileMatrixSet {
    * variable-width rows. `geographic`: the point is in `geographicCrs` (default: the TMS CRS).
    */
   tileAt(x: number, y: number, z: number, geographic = false): { x: number; y: number; z: number } {
-    let px = x;
-    let py = y;
-    if (geographic) [px, py] = transformPoint(this.geographicCrs, this.crs, x, y);
+    if (!geographic) return this.tileAtProjected(x, y, z);
+    const [px, py] = transformPoint(this.geographicCrs, this.crs, x, y);
+    return this.tileAtProjected(px, py, z);
+  }
+
+  /** `tileAt` for a point already in the TMS CRS. */
+  private tileAtProjected(px: number, py: number, z: number): { x: number; y: number; z: number } {
     const m = this.matrix(z);
     const [ox, oy] = this.origin(m);
     let xtile = tileIndex((px - ox) / (m.cellSize * m.tileWidth));
@@ -282,17 +286,20 @@ export class TileMatrixSet {
    */
   limits(geographicBounds: Bounds, minzoom: number, maxzoom: number): TileMatrixLimits[] {
     const [w, s, e, n] = geographicBounds;
+    // The corners are the same at every zoom: transform them once.
+    const [ulx, uly] = transformPoint(this.geographicCrs, this.crs, w, n);
+    const [lrx, lry] = transformPoint(this.geographicCrs, this.crs, e, s);
     const out: TileMatrixLimits[] = [];
     for (let z = Math.max(minzoom, this.minzoom); z <= maxzoom; z++) {
-      const m = this.matrix(z);
-      const ul = this.tileAt(w, n, z, true);
-      const lr = this.tileAt(e, s, z, true);
+      // tileAt clamps to the matrix, so the limits need no clamping of their own.
+      const ul = this.tileAtProjected(ulx, uly, z);
+      const lr = this.tileAtProjected(lrx, lry, z);
       out.push({
-        tileMatrix: m.id,
-        minTileRow: Math.max(Math.min(ul.y, lr.y), 0),
-        maxTileRow: Math.min(Math.max(ul.y, lr.y), m.matrixHeight),
-        minTileCol: Math.max(Math.min(ul.x, lr.x), 0),
-        maxTileCol: Math.min(Math.max(ul.x, lr.x), m.matrixWidth),
+        tileMatrix: this.matrix(z).id,
+        minTileRow: Math.min(ul.y, lr.y),
+        maxTileRow: Math.max(ul.y, lr.y),
+        minTileCol: Math.min(ul.x, lr.x),
+        maxTileCol: Math.max(ul.x, lr.x),
       });
     }
     return out;

@@ -5,13 +5,13 @@
 import type { Crs } from './crs.ts';
 import { sameCrs } from './crs-registry.ts';
 import { makeProj, projHandle, transformOne } from './proj4-lib.ts';
-import { geodeticProj4 } from './proj4-string.ts';
+import { geodeticProj4, longlatProj4 } from './proj4-string.ts';
 
 /** PROJ string of the geographic CRS on the datum of `def` (PROJ string or WKT). */
 function geodeticProj4OfProj(def: string): string {
   if (def.startsWith('+')) return geodeticProj4(def);
   const p = projHandle(makeProj(def));
-  return `+proj=longlat +a=${p.a} +b=${p.b ?? p.a} +no_defs`;
+  return longlatProj4(p.a, p.b);
 }
 
 export interface Transformer {

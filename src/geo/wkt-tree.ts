@@ -103,12 +103,6 @@ export function wktAuthority(node: WktNode): { name: string; code: string } | nu
   return { name: name.toUpperCase(), code: String(code) };
 }
 
-/** The node's name (its first quoted string). */
-export function wktName(node: WktNode): string | null {
-  const first = node.items[0];
-  return typeof first === 'string' ? first : null;
-}
-
 export const WKT_ROOT_KEYWORDS = [
   'PROJCS',
   'GEOGCS',

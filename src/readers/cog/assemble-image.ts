@@ -2,7 +2,7 @@
 import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
 import type { TypedArray } from '../../raster/dtype.ts';
-import type { ImageData, Rgba } from '../../raster/image-data.ts';
+import type { ImageData } from '../../raster/image-data.ts';
 import type { CogDataset } from './cog-dataset.ts';
 
 export function assembleImage(
@@ -19,7 +19,7 @@ export function assembleImage(
   let offsets = meta.map((m) => m.offset);
   let outBands = bands;
   let dtype = ds.tiff.dtype;
-  let stats = datasetStatistics(meta.map((m) => m.metadata));
+  let stats = datasetStatistics(ds, indexes);
   if (unscale) {
     outBands = bands.map((b, k) => {
       const out = new Float32Array(b.length);
@@ -47,21 +47,17 @@ export function assembleImage(
     scales,
     offsets,
     datasetStatistics: stats,
-    colormap: ds.tiff.palette ? paletteMap(ds.tiff.palette) : undefined,
+    colormap: ds.palette,
   };
 }
 
-function datasetStatistics(metadata: Array<Record<string, string>>): Array<[number, number]> | undefined {
+/** The requested bands' statistics tags (parsed once per dataset), or undefined unless every band has them. */
+function datasetStatistics(ds: CogDataset, indexes: number[]): Array<[number, number]> | undefined {
   const out: Array<[number, number]> = [];
-  for (const m of metadata) {
-    const lo = m['STATISTICS_MINIMUM'];
-    const hi = m['STATISTICS_MAXIMUM'];
-    if (lo === undefined || hi === undefined) return undefined;
-    out.push([Number(lo), Number(hi)]);
+  for (const i of indexes) {
+    const s = ds.bandStatistics[i - 1];
+    if (!s) return undefined;
+    out.push([s[0], s[1]]);
   }
   return out;
-}
-
-function paletteMap(palette: Rgba[]): Map<number, Rgba> {
-  return new Map(palette.map((c, i) => [i, c]));
 }

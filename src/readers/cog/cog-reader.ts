@@ -1,11 +1,11 @@
 /** The single-GeoTIFF reader: rio-tiler `Reader` semantics over a CogDataset. */
 import { Errors } from '../../errors.ts';
-import { geoTransformFromBounds, invertGeoTransform, type GeoTransform } from '../../geo/affine.ts';
+import { boundsFromGeoTransform, geoTransformFromBounds, invertGeoTransform, type GeoTransform } from '../../geo/affine.ts';
 import { boundsAreFinite, boundsIntersect, type Bounds } from '../../geo/bounds.ts';
 import { sameCrs, type Crs } from '../../geo/crs.ts';
 import { suggestedWarpOutput } from '../../geo/suggested-warp.ts';
 import type { TileMatrixSet } from '../../geo/tms.ts';
-import { transformBounds, transformPoint } from '../../geo/transform.ts';
+import { datasetGeographicBounds, transformBounds, transformPoint } from '../../geo/transform.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { applyBuffer, outputSize, vrtGrid, windowFromBounds, boundsOfWindow, roundWindowOutward } from '../part-plan.ts';
 import type { ReadOptions } from '../read-options.ts';
@@ -14,15 +14,11 @@ import type { CogDataset } from './cog-dataset.ts';
 import { readWarpedImage } from './read-warped.ts';
 import { readWindowImage } from './read-window.ts';
 
-const WORLD: Bounds = [-180, -90, 180, 90];
-
 export interface ReaderLimits {
   maxReadPixels: number;
 }
 
 export class CogReader implements DatasetReader {
-  private readonly nativeGrids = new Map<string, GeoTransform>();
-
   constructor(
     readonly ds: CogDataset,
     private readonly limits: ReaderLimits,
@@ -36,14 +32,9 @@ export class CogReader implements DatasetReader {
     return this.ds.bounds;
   }
 
+  /** The dataset bounds in `crs` (rio-tiler `get_geographic_bounds`; the whole world when they cannot be computed). */
   boundsIn(crs: Crs): Bounds {
-    if (sameCrs(crs, this.ds.crs)) return this.ds.bounds;
-    try {
-      const b = transformBounds(this.ds.crs, crs, this.ds.bounds, 21);
-      return boundsAreFinite(b) ? b : WORLD;
-    } catch {
-      return WORLD;
-    }
+    return datasetGeographicBounds(this.ds.crs, this.ds.bounds, crs);
   }
 
   zoomRange(tms: TileMatrixSet): { minzoom: number; maxzoom: number } {
@@ -64,10 +55,14 @@ export class CogReader implements DatasetReader {
     return boundsIntersect(b, this.ds.bounds);
   }
 
-  /** The dataset's resolution expressed in `crs` (rasterio calculate_default_transform, rio-tiler's 4326→3857 fix). */
+  /**
+   * The dataset's resolution expressed in `crs` (rasterio calculate_default_transform, rio-tiler's
+   * 4326→3857 fix), cached on the dataset so every request's reader shares it.
+   */
   private nativeGridIn(crs: Crs): GeoTransform {
-    const hit = this.nativeGrids.get(crs.id);
-    if (hit) return hit;
+    const hit = this.ds.nativeGrids.get(crs.id);
+    // Frozen, and only ever read: the mutable type is what vrtGrid's signature names.
+    if (hit) return hit as GeoTransform;
     let bounds = this.ds.bounds;
     let width = this.ds.tiff.width;
     let height = this.ds.tiff.height;
@@ -79,9 +74,9 @@ export class CogReader implements DatasetReader {
       height = Math.round(w.height);
       gt = geoTransformFromBounds(bounds, width, height);
     }
-    const out = suggestedWarpOutput(this.ds.crs, crs, width, height, gt).geoTransform;
-    this.nativeGrids.set(crs.id, out);
-    return out;
+    const out = Object.freeze(suggestedWarpOutput(this.ds.crs, crs, width, height, gt).geoTransform);
+    this.ds.nativeGrids.set(crs.id, out);
+    return out as GeoTransform;
   }
 
   async part(req: PartRequest, signal?: AbortSignal): Promise<ImageData> {
@@ -127,7 +122,7 @@ export class CogReader implements DatasetReader {
     if (req.dstCrs && !sameCrs(req.dstCrs, this.ds.crs)) {
       const out = suggestedWarpOutput(this.ds.crs, req.dstCrs, W, H, this.ds.geoTransform);
       const gt = out.geoTransform;
-      const bounds: Bounds = [gt[0], gt[3] + out.height * gt[5], gt[0] + out.width * gt[1], gt[3]];
+      const bounds = boundsFromGeoTransform(gt, out.width, out.height);
       const [height, width] = outputSize(size, out.height, out.width, false);
       this.checkSize(width, height);
       return readWarpedImage(this.ds, { crs: req.dstCrs, bounds, geoTransform: gt, width: out.width, height: out.height }, width, height, req, this.limits.maxReadPixels, signal);

@@ -53,11 +53,7 @@ export function cogInfo(ds: CogDataset): Info {
   if (t.palette) info.colormap = Object.fromEntries(t.palette.map((c, i) => [String(i), c]));
   if (ds.nodata !== null) info.nodata_value = Number.isNaN(ds.nodata) ? null : ds.nodata;
   const minmax: Array<[number, number]> = [];
-  for (const b of t.bands) {
-    const lo = b.metadata['STATISTICS_MINIMUM'];
-    const hi = b.metadata['STATISTICS_MAXIMUM'];
-    if (lo !== undefined && hi !== undefined) minmax.push([Number(lo), Number(hi)]);
-  }
+  for (const s of ds.bandStatistics) if (s) minmax.push([s[0], s[1]]);
   if (minmax.length > 0) info.minmax = minmax;
   return info;
 }
