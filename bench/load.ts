@@ -1,6 +1,12 @@
-/** Shared pieces of the HTTP load benchmarks: /proc CPU and memory of the server, and a fixed-concurrency URL loop. */
+/**
+ * Shared pieces of the HTTP load benchmarks: waiting for the server, a deterministic tile sample,
+ * /proc CPU and memory of the server, and a fixed-concurrency URL loop.
+ */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Bounds } from '../src/geo/bounds.ts';
+import type { TileMatrixSet } from '../src/geo/tms.ts';
 
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString());
 
@@ -33,4 +39,43 @@ export async function runLoad(queue: readonly string[], connections: number): Pr
     }),
   );
   return { wallMs: performance.now() - t0, latencies: latencies.sort((a, b) => a - b) };
+}
+
+/**
+ * Polls `${baseUrl}/healthz` until it answers 2xx, sleeping `intervalMs` between tries (after a
+ * refused connection and after a non-ok answer alike). Throws when it is not up within `timeoutMs`.
+ */
+export async function waitForHealthz(baseUrl: string, timeoutMs = 30_000, intervalMs = 100): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let last = 'no answer';
+  for (;;) {
+    try {
+      const r = await fetch(`${baseUrl}/healthz`);
+      await r.arrayBuffer();
+      if (r.ok) return;
+      last = `HTTP ${r.status}`;
+    } catch (err) {
+      last = err instanceof Error ? err.message : String(err);
+    }
+    if (performance.now() + intervalMs > deadline) throw new Error(`${baseUrl}/healthz not ok after ${timeoutMs} ms (last: ${last})`);
+    await sleep(intervalMs);
+  }
+}
+
+/**
+ * A deterministic sample of the tiles over `geographicBounds` at zooms minZoom..maxZoom: per zoom,
+ * at most `perZoom` tiles taken at an even step through the row-major list of the covering tiles.
+ */
+export function sampleTiles(tms: TileMatrixSet, geographicBounds: Bounds, minZoom: number, maxZoom: number, perZoom: number): Array<{ z: number; x: number; y: number }> {
+  const out: Array<{ z: number; x: number; y: number }> = [];
+  for (const lim of tms.limits(geographicBounds, minZoom, maxZoom)) {
+    const z = Number(lim.tileMatrix);
+    const cols = lim.maxTileCol - lim.minTileCol + 1;
+    const count = cols * (lim.maxTileRow - lim.minTileRow + 1);
+    const step = Math.max(1, Math.floor(count / perZoom));
+    for (let i = 0, taken = 0; i < count && taken < perZoom; i += step, taken++) {
+      out.push({ z, x: lim.minTileCol + (i % cols), y: lim.minTileRow + Math.floor(i / cols) });
+    }
+  }
+  return out;
 }

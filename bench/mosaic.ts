@@ -14,7 +14,7 @@
  *   node --import tsx bench/mosaic.ts [passes=3] [connections=4]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { procCpuMs, runLoad } from './load.ts';
+import { procCpuMs, runLoad, sampleTiles, waitForHealthz } from './load.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,19 +30,10 @@ const passes = Number(process.argv[2] ?? 3);
 const connections = Number(process.argv[3] ?? 4);
 const PORT = 8766;
 
-
 /** Tiles z11–14 over the area every granule covers (a sample of at most 12 per zoom). */
 function tileList(): Array<{ z: number; x: number; y: number }> {
-  const tms = getTileMatrixSet('WebMercatorQuad');
   const central = transformBounds(crsFromEpsg(32633), WGS84, [515360 + 500, 4969280 + 500, 530720 - 500, 4984640 - 500], 21);
-  const out: Array<{ z: number; x: number; y: number }> = [];
-  for (const lim of tms.limits(central, 11, 14)) {
-    const all: Array<{ z: number; x: number; y: number }> = [];
-    for (let y = lim.minTileRow; y <= lim.maxTileRow; y++) for (let x = lim.minTileCol; x <= lim.maxTileCol; x++) all.push({ z: Number(lim.tileMatrix), x, y });
-    const step = Math.max(1, Math.floor(all.length / 12));
-    for (let i = 0; i < all.length && out.filter((t) => t.z === all[0].z).length < 12; i += step) out.push(all[i]);
-  }
-  return out;
+  return sampleTiles(getTileMatrixSet('WebMercatorQuad'), central, 11, 14, 12);
 }
 
 async function startServer(cmrUrl: string): Promise<ChildProcess> {
@@ -50,16 +41,13 @@ async function startServer(cmrUrl: string): Promise<ChildProcess> {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', RASTILE_FROM_SOURCE: '1', RASTILE_CMR_URL: cmrUrl },
   });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitForHealthz(`http://127.0.0.1:${PORT}`);
+  } catch (err) {
+    server.kill('SIGTERM');
+    throw err;
   }
-  server.kill('SIGTERM');
-  throw new Error('server did not start');
+  return server;
 }
 
 async function stop(server: ChildProcess): Promise<void> {

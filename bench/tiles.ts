@@ -11,7 +11,7 @@
  *   node --import tsx bench/tiles.ts [passes=3] [connections=8]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { peakRssMb, procCpuMs, runLoad } from './load.ts';
+import { peakRssMb, procCpuMs, runLoad, sampleTiles, waitForHealthz } from './load.ts';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { getColormap } from '../src/raster/colormap/index.ts';
 import path from 'node:path';
@@ -42,26 +42,13 @@ const datasets: Dataset[] = [
   { name: 'f32', path: path.join(out, 'float32_nan_4326.tif'), epsg: 4326, bounds: [5, 47, 8, 50], query: 'rescale=-10,30&colormap_name=viridis', rescale: [-10, 30], colormap: 'viridis' },
 ];
 
-/** Deterministic sample of tiles intersecting each dataset, z8–12. */
+/** Deterministic sample of tiles intersecting each dataset, z8–12 (at most 24 per zoom). */
 function tileList(): Array<{ dataset: string; x: number; y: number; z: number }> {
   const tms = getTileMatrixSet('WebMercatorQuad');
-  const tiles: Array<{ dataset: string; x: number; y: number; z: number }> = [];
-  for (const ds of datasets) {
-    const geo = transformBounds(crsFromEpsg(ds.epsg), WGS84, ds.bounds, 21);
-    for (const lim of tms.limits(geo, 8, 12)) {
-      const z = Number(lim.tileMatrix);
-      const all: Array<[number, number]> = [];
-      for (let y = lim.minTileRow; y <= lim.maxTileRow; y++) for (let x = lim.minTileCol; x <= lim.maxTileCol; x++) all.push([x, y]);
-      const step = Math.max(1, Math.floor(all.length / 24));
-      for (let i = 0; i < all.length && tiles.filter((t) => t.dataset === ds.name && t.z === z).length < 24; i += step) {
-        tiles.push({ dataset: ds.name, x: all[i][0], y: all[i][1], z });
-      }
-    }
-  }
-  return tiles;
+  return datasets.flatMap((ds) =>
+    sampleTiles(tms, transformBounds(crsFromEpsg(ds.epsg), WGS84, ds.bounds, 21), 8, 12, 24).map(({ z, x, y }) => ({ dataset: ds.name, x, y, z })),
+  );
 }
-
-
 
 async function main(): Promise<void> {
   const tiles = tileList();
@@ -87,13 +74,7 @@ async function main(): Promise<void> {
     env: { LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', ...process.env },
   });
   try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await waitForHealthz(`http://127.0.0.1:${PORT}`);
     // Warm-up pass (opens datasets, JIT — like a server that has been running). Tiles of the
     // sampled rectangles that miss the dataset (404) are dropped from the list, for both sides.
     for (let i = urls.length - 1; i >= 0; i--) {

@@ -10,9 +10,10 @@
  * No item at all → NoData "No assets found…"; items but no image → NoData "empty mosaic".
  * Both are 204 in the HTTP layer. Any other error of a read fails the mosaic at once.
  */
-import { isRastileError, RastileError, type RastileErrorKind } from '../errors.ts';
+import { RastileError, type RastileErrorKind } from '../errors.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import { resizeNearest } from '../readers/stac/resize.ts';
+import { batches, isSkippedError, NO_DATA_SKIP_KINDS, noItemsError } from './batched.ts';
 import type { PixelSelection } from './pixel-selection.ts';
 
 export interface MosaicReadOptions {
@@ -34,78 +35,51 @@ export interface MosaicResult<T> {
   used: T[];
 }
 
-const DEFAULT_SKIP: readonly RastileErrorKind[] = ['TileOutsideBounds', 'PointOutsideBounds'];
-
 export async function mosaicRead<T>(
   items: Iterable<T> | AsyncIterable<T>,
   read: (item: T, signal: AbortSignal) => Promise<ImageData>,
   options: MosaicReadOptions,
 ): Promise<MosaicResult<T>> {
-  const { method, signal } = options;
-  const skip = options.skipKinds ?? DEFAULT_SKIP;
-  const concurrency = Math.max(1, Math.floor(options.concurrency));
+  const { method } = options;
+  const skip = options.skipKinds ?? NO_DATA_SKIP_KINDS;
   const used: T[] = [];
   let seen = 0;
   let first: ImageData | null = null;
   let cutline: Uint8Array | undefined;
 
-  for await (const chunk of chunks(items, concurrency)) {
-    signal?.throwIfAborted();
+  for await (const batch of batches(items, options.concurrency, options.signal)) {
+    const chunk = batch.items;
     seen += chunk.length;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    // Start every read of the chunk now; consume them in item order.
+    // Start every read of the batch now; consume them in item order.
     const pending = chunk.map((item) => {
-      const p = read(item, controller.signal);
+      const p = read(item, batch.signal);
       p.catch(() => undefined); // handled below, in order; avoid unhandled rejections of aborted siblings
       return p;
     });
-    try {
-      for (let k = 0; k < chunk.length; k++) {
-        let img: ImageData;
-        try {
-          img = await pending[k];
-        } catch (err) {
-          if (isRastileError(err) && skip.includes(err.kind)) continue;
-          throw err;
-        }
-        if (first === null) {
-          first = img;
-          cutline = options.cutline?.(img);
-        } else if (img.width !== first.width || img.height !== first.height) {
-          img = resizeNearest(img, first.width, first.height);
-        }
-        method.feed(img);
-        used.push(chunk[k]);
-        if (method.isDone(cutline)) {
-          const result = method.result();
-          if (result) return { image: result, used };
-        }
+    for (let k = 0; k < chunk.length; k++) {
+      let img: ImageData;
+      try {
+        img = await pending[k];
+      } catch (err) {
+        if (isSkippedError(err, skip)) continue;
+        throw err;
       }
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      controller.abort(new RastileError('Internal', 'mosaic finished'));
+      if (first === null) {
+        first = img;
+        cutline = options.cutline?.(img);
+      } else if (img.width !== first.width || img.height !== first.height) {
+        img = resizeNearest(img, first.width, first.height);
+      }
+      method.feed(img);
+      used.push(chunk[k]);
+      if (method.isDone(cutline)) {
+        const result = method.result();
+        if (result) return { image: result, used };
+      }
     }
   }
   const result = method.result();
-  if (seen === 0) throw new RastileError('NoData', `No assets found for ${options.what ?? 'the request'}`);
+  if (seen === 0) throw noItemsError(options.what);
   if (result === null) throw new RastileError('NoData', 'Method returned an empty array');
   return { image: result, used };
-}
-
-/**
- * Groups an (async) iterable into arrays of `size`. Breaking out of the consumer's loop returns
- * the source iterator, so a paged search stops asking for pages.
- */
-export async function* chunks<T>(items: Iterable<T> | AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
-  let batch: T[] = [];
-  for await (const item of items) {
-    batch.push(item);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }

@@ -4,8 +4,8 @@
  * the point). Items without data there (PointOutsideBounds, TileOutsideBounds) are left out.
  * No item at all → NoData (204); items but none with data → NoData too.
  */
-import { isRastileError, RastileError, type RastileErrorKind } from '../errors.ts';
-import { chunks } from './mosaic-read.ts';
+import { RastileError, type RastileErrorKind } from '../errors.ts';
+import { batches, isSkippedError, NO_DATA_SKIP_KINDS, noItemsError } from './batched.ts';
 
 export interface ReadEachOptions {
   concurrency: number;
@@ -19,27 +19,20 @@ export async function readEach<T, R>(
   read: (item: T, signal: AbortSignal) => Promise<R>,
   options: ReadEachOptions,
 ): Promise<Array<{ item: T; value: R }>> {
-  const skip = options.skipKinds ?? ['PointOutsideBounds', 'TileOutsideBounds'];
+  const skip = options.skipKinds ?? NO_DATA_SKIP_KINDS;
   const out: Array<{ item: T; value: R }> = [];
   let seen = 0;
-  for await (const chunk of chunks(items, Math.max(1, Math.floor(options.concurrency)))) {
-    options.signal?.throwIfAborted();
+  for await (const batch of batches(items, options.concurrency, options.signal)) {
+    const chunk = batch.items;
     seen += chunk.length;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const settled = await Promise.allSettled(chunk.map((item) => read(item, controller.signal)));
-      for (let k = 0; k < chunk.length; k++) {
-        const s = settled[k];
-        if (s.status === 'fulfilled') out.push({ item: chunk[k], value: s.value });
-        else if (!(isRastileError(s.reason) && skip.includes(s.reason.kind))) throw s.reason;
-      }
-    } finally {
-      options.signal?.removeEventListener('abort', onAbort);
+    const settled = await Promise.allSettled(chunk.map((item) => read(item, batch.signal)));
+    for (let k = 0; k < chunk.length; k++) {
+      const s = settled[k];
+      if (s.status === 'fulfilled') out.push({ item: chunk[k], value: s.value });
+      else if (!isSkippedError(s.reason, skip)) throw s.reason;
     }
   }
-  if (seen === 0) throw new RastileError('NoData', `No assets found for ${options.what ?? 'the request'}`);
+  if (seen === 0) throw noItemsError(options.what);
   if (out.length === 0) throw new RastileError('NoData', `No asset has data at ${options.what ?? 'the request location'}`);
   return out;
 }

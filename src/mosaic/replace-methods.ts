@@ -11,8 +11,9 @@
  * A taken sample brings its own mask. Items of a wider dtype promote the mosaic (numpy result
  * type). The mosaic owns its arrays: inputs are never written to.
  */
-import { allocate, type DType, type TypedArray } from '../raster/dtype.ts';
+import type { DType, TypedArray } from '../raster/dtype.ts';
 import type { ImageData } from '../raster/image-data.ts';
+import { castArray } from '../readers/stac/cast-array.ts';
 import { promoteDtypes } from '../readers/stac/dtype-promote.ts';
 import { Errors } from '../errors.ts';
 import { assertSameBands, mosaicImage } from './mosaic-image.ts';
@@ -29,11 +30,7 @@ export function createReplaceMethod(name: ReplaceName): PixelSelection {
   let better: Uint8Array | null = null;
 
   const promote = (to: DType): void => {
-    bands = bands.map((b) => {
-      const out = allocate(to, b.length);
-      out.set(b);
-      return out;
-    });
+    bands = bands.map((b) => castArray(b, to));
     dtype = to;
   };
 
@@ -46,11 +43,7 @@ export function createReplaceMethod(name: ReplaceName): PixelSelection {
         }
         first = img;
         dtype = img.dtype;
-        bands = img.bands.map((b) => {
-          const out = allocate(dtype, b.length);
-          out.set(b);
-          return out;
-        });
+        bands = img.bands.map((b) => castArray(b, dtype, { copy: true })); // the mosaic owns its arrays
         masks = img.masks.map((m) => m.slice());
         return;
       }

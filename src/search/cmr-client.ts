@@ -15,12 +15,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Errors, isRastileError, type RastileError } from '../errors.ts';
-import type { Geometry } from '../geo/geometry.ts';
 import { abortError } from '../sources/abort.ts';
 import { Deadline } from '../sources/deadline.ts';
 import { RASTILE_VERSION } from '../version.ts';
 import { coverageArea, granuleSearchParams, spatialFilter } from './cmr-params.ts';
-import { CoverageTracker, sameFootprint } from './coverage.ts';
+import { CoverageTracker, footprintKey } from './coverage.ts';
 import { parseGranule } from './parse-granule.ts';
 import type { Granule, GranuleQuery, SearchArea } from './types.ts';
 
@@ -88,7 +87,8 @@ export class CmrClient {
     const params = granuleSearchParams(query, filter, pageSize);
     const toCover = query.exitWhenFull ? coverageArea(area, filter) : undefined;
     const tracker = toCover === undefined ? undefined : new CoverageTracker(toCover, query.coverageTolerance);
-    const seen: Geometry[] = [];
+    /** footprintKey of every granule kept (skipcovered): a duplicate is one Set lookup. */
+    const seen = new Set<string>();
 
     let searchAfter: string | null = null;
     let count = 0;
@@ -97,8 +97,9 @@ export class CmrClient {
       for (const item of page.items) {
         const granule = parseGranule(item);
         if (query.skipCovered && granule.footprint !== null) {
-          if (seen.some((f) => sameFootprint(f, granule.footprint))) continue;
-          seen.push(granule.footprint);
+          const key = footprintKey(granule.footprint);
+          if (seen.has(key)) continue;
+          seen.add(key);
         }
         count++;
         yield granule;

@@ -87,6 +87,8 @@ export function granuleSearchParams(query: GranuleQuery, filter: SpatialFilter, 
   const params: Array<[string, string]> = [['page_size', String(pageSize)]];
   if (query.collectionConceptId !== undefined) params.push(['collection_concept_id', query.collectionConceptId]);
   if (query.granuleUr !== undefined) params.push(['granule_ur', query.granuleUr]);
+  // Queries from granuleQueryFromParams arrive normalised already (cache keys such as
+  // SearchBounds' rely on that); this covers queries built in code. normalizeTemporal is idempotent.
   if (query.temporal !== undefined) params.push(['temporal', normalizeTemporal(query.temporal)]);
   if (query.cloudCover !== undefined) params.push(['cloud_cover', query.cloudCover]);
   const userBox = query.boundingBox !== undefined;

@@ -36,11 +36,12 @@ export function granuleAssets(granule: Granule, regex?: RegExp): GranuleAsset[] 
   const listed = listedFileNames(granule.umm);
   const kept = listed.size > 0 && links.some((l) => listed.has(l.fileName)) ? links.filter((l) => listed.has(l.fileName)) : links;
 
+  const matcher = regex === undefined ? undefined : firstMatchRegex(regex);
   const byKey = new Map<string, GranuleAsset>();
   for (const link of kept) {
     let key = link.stem;
-    if (regex !== undefined) {
-      const m = new RegExp(regex.source, regex.flags.replace('g', '').replace('y', '')).exec(link.stem);
+    if (matcher !== undefined) {
+      const m = matcher.exec(link.stem);
       if (m === null) continue;
       key = m[0];
     }
@@ -54,6 +55,15 @@ export function granuleAssets(granule: Granule, regex?: RegExp): GranuleAsset[] 
   const assets = [...byKey.values()];
   if (regex === undefined) assets.forEach((a, i) => (a.key = String(i)));
   return assets;
+}
+
+/**
+ * `regex` without the global and sticky flags, so `exec` always searches the whole text from the
+ * start (no `lastIndex` carried between links). Built once per call; the caller's own regex is
+ * used as is when it has neither flag.
+ */
+function firstMatchRegex(regex: RegExp): RegExp {
+  return regex.global || regex.sticky ? new RegExp(regex.source, regex.flags.replace(/[gy]/g, '')) : regex;
 }
 
 /** Hosts (`host[:port]`, lower-case) of the granule's https data links, to register with Earthdata auth. */

@@ -9,7 +9,7 @@ import type { Geometry } from '../geo/geometry.ts';
 export interface GranuleQuery {
   collectionConceptId?: string;
   granuleUr?: string;
-  /** `<start>/<end>`; a bare instant is sent as `t/t`. */
+  /** `<start>/<end>`; a bare instant is sent as `t/t` (granuleQueryFromParams stores it so already). */
   temporal?: string;
   cloudCover?: string;
   /** User bounding box `w,s,e,n`, intersected with the request geometry. */

@@ -19,9 +19,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenOnLoopback } from './local-server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const CMR_FIXTURES_DIR = path.resolve(HERE, '../../../shared/fixtures/cmr');
@@ -122,7 +122,6 @@ export async function startCmrReplay(options: CmrReplayOptions = {}): Promise<Cm
   const ignorePageSize = options.ignorePageSize ?? false;
   const requests: ReplayRequest[] = [];
   const unmatched: ReplayRequest[] = [];
-  const sockets = new Set<Socket>();
 
   const matches = (e: RecordedExchange, method: string, p: string, query: Array<[string, string]>, after: string | undefined) =>
     e.request.method === method &&
@@ -162,20 +161,6 @@ export async function startCmrReplay(options: CmrReplayOptions = {}): Promise<Cm
     unmatched.push(record);
     return send(res, 404, { 'Content-Type': 'application/json' }, { errors: [`cmr-replay: no recording matches ${method} ${msg.url}`] });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    unmatched,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, requests, unmatched, close };
 }

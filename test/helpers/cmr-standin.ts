@@ -40,7 +40,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { AnswerDelay, listenOnLoopback } from './local-server.ts';
 
 export interface UmmItem {
   meta: Record<string, unknown>;
@@ -369,8 +369,7 @@ const signature = (query: Array<[string, string]>): string =>
 
 export async function startCmrStandin(options: CmrStandinOptions): Promise<CmrStandin> {
   const requests: StandinRequest[] = [];
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
+  const delay = new AnswerDelay(options.delayMs);
   let seen = 0;
   let requestId = 0;
 
@@ -440,31 +439,13 @@ export async function startCmrStandin(options: CmrStandinOptions): Promise<CmrSt
     const url = new URL(msg.url ?? '/', 'http://standin');
     const req: StandinRequest = { method: msg.method ?? 'GET', path: url.pathname, url: msg.url ?? '/', query: [...url.searchParams], headers: msg.headers };
     requests.push(req);
-    const go = () => answer(req, res, index);
-    if ((options.delayMs ?? 0) > 0) {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        go();
-      }, options.delayMs);
-      timers.add(t);
-    } else go();
+    delay.run(() => answer(req, res, index));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { url, close } = await listenOnLoopback(server, () => delay.cancel());
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     granuleRequests: () => requests.filter((r) => r.path === '/search/granules.umm_json'),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

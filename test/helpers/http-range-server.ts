@@ -27,8 +27,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import { AnswerDelay, listenOnLoopback } from './local-server.ts';
 
 export interface RangeServerOptions {
   root: string;
@@ -84,8 +84,7 @@ function parseRange(header: string | undefined, size: number): ParsedRange {
 export async function startRangeServer(options: RangeServerOptions): Promise<RangeServer> {
   const root = path.resolve(options.root);
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
+  const delay = new AnswerDelay(options.delayMs);
   let seen = 0;
 
   async function answer(req: IncomingMessage, res: ServerResponse, index: number): Promise<void> {
@@ -164,40 +163,20 @@ export async function startRangeServer(options: RangeServerOptions): Promise<Ran
       }
     })();
     requests.push({ method: req.method ?? 'GET', path: p, url: req.url ?? '/', range: req.headers.range, headers: req.headers });
-    const go = () => {
+    delay.run(() => {
       answer(req, res, index).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
       });
-    };
-    if ((options.delayMs ?? 0) > 0) {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        go();
-      }, options.delayMs);
-      timers.add(t);
-    } else {
-      go();
-    }
+    });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { url, port, close } = await listenOnLoopback(server, () => delay.cancel());
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     requests,
     requestsFor: (p) => requests.filter((r) => r.path === p),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

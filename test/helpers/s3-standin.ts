@@ -28,7 +28,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './local-server.ts';
 
 export interface S3Account {
   accessKeyId: string;
@@ -201,7 +201,6 @@ function sendError(res: ServerResponse, f: S3Failure): void {
 export async function startS3Standin(options: S3StandinOptions): Promise<S3Standin> {
   const region = options.region ?? 'us-east-1';
   const requests: S3Request[] = [];
-  const sockets = new Set<Socket>();
   const buckets = new Map<string, Map<string, Uint8Array>>();
   for (const [name, objects] of Object.entries(options.buckets)) {
     buckets.set(name, new Map(Object.entries(objects).map(([k, v]) => [k, typeof v === 'string' ? new TextEncoder().encode(v) : v])));
@@ -241,20 +240,6 @@ export async function startS3Standin(options: S3StandinOptions): Promise<S3Stand
       sendError(res, f);
     }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, port, close } = await listenOnLoopback(server);
+  return { url, port, requests, close };
 }

@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { isRastileError } from '../../src/errors.ts';
 import type { Bounds } from '../../src/geo/bounds.ts';
 import { CmrClient, type CmrClientOptions } from '../../src/search/cmr-client.ts';
+import { sameFootprint } from '../../src/search/coverage.ts';
+import { parseGranule } from '../../src/search/parse-granule.ts';
 import type { Granule, GranuleQuery, SearchArea } from '../../src/search/types.ts';
 import { NO_COLLECTION_MESSAGE, startCmrStandin, type CmrStandin, type CmrStandinOptions, type UmmItem } from '../helpers/cmr-standin.ts';
 import { COLLECTION_ID, loadGranuleFixtures } from './granule-fixtures.ts';
@@ -233,6 +235,43 @@ describe('CmrClient: paging and stopping', () => {
       assert.deepEqual(skip.map((g) => g.id), ['G9000-SYN', 'G8-SYN', 'G70-SYN', 'G71-SYN'], 'second and third duplicates dropped');
       const keep = await collect(client(cmr.url).searchGranules(synQuery({ skipCovered: false }), NONE));
       assert.equal(keep.length, 6, 'nothing dropped without skipcovered');
+    });
+  });
+
+  it('skipcovered over 500 granules × 40 vertices keeps what the pairwise comparison keeps', () => {
+    // 200 distinct 40-vertex footprints; 300 more granules repeat one of them, rotated to another
+    // start vertex and sometimes reversed. Oracle: the pairwise sameFootprint loop the search used.
+    const circle = (cx: number, cy: number, start: number, reverse: boolean) => {
+      const pts = Array.from({ length: 40 }, (_, k) => {
+        const a = (2 * Math.PI * ((k + start) % 40)) / 40;
+        return { Longitude: cx + Math.cos(a), Latitude: cy + Math.sin(a) };
+      });
+      if (reverse) pts.reverse();
+      return [...pts, pts[0]!];
+    };
+    const items: UmmItem[] = Array.from({ length: 500 }, (_, i) => {
+      const shape = i < 200 ? i : (i * 37) % 200;
+      const points = circle(-170 + (shape % 20) * 17, -60 + Math.floor(shape / 20) * 12, i < 200 ? 0 : i % 40, i >= 200 && i % 2 === 0);
+      return {
+        meta: { 'concept-id': `G${20000 + i}-SYN`, 'native-id': `many-${i}`, 'collection-concept-id': 'C9-SYN', 'provider-id': 'SYN' },
+        umm: {
+          GranuleUR: `many-${i}`,
+          SpatialExtent: { HorizontalSpatialDomain: { Geometry: { GPolygons: [{ Boundary: { Points: points } }] } } },
+        },
+      };
+    });
+    const expected: string[] = [];
+    const kept: Granule[] = [];
+    for (const item of items) {
+      const g = parseGranule(item);
+      if (g.footprint !== null && kept.some((k) => sameFootprint(k.footprint, g.footprint))) continue;
+      kept.push(g);
+      expected.push(g.id);
+    }
+    assert.equal(expected.length, 200, 'oracle: one granule per distinct footprint');
+    return withStandin({ granules: () => items }, async (cmr) => {
+      const found = await collect(client(cmr.url, { pageSize: 2000 }).searchGranules(synQuery({ skipCovered: true, itemsLimit: 2000 }), NONE));
+      assert.deepEqual(found.map((g) => g.id), expected, 'same selection, same order');
     });
   });
 

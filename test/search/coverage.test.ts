@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Bounds } from '../../src/geo/bounds.ts';
 import type { Geometry } from '../../src/geo/geometry.ts';
-import { CoverageTracker, grownBox, isCovered, pointInFootprint, pointInRing, sameFootprint, type CoverageArea } from '../../src/search/coverage.ts';
+import { CoverageTracker, footprintKey, grownBox, isCovered, pointInFootprint, pointInRing, sameFootprint, type CoverageArea } from '../../src/search/coverage.ts';
 import { boxRing } from '../../src/search/footprint.ts';
 import { GRANULE_FIXTURES } from './granule-fixtures.ts';
 
@@ -134,6 +134,34 @@ describe('coverage: helpers', () => {
     const m1: Geometry = { type: 'MultiPolygon', coordinates: [[boxRing(0, 0, 1, 1)], [boxRing(2, 0, 3, 1)]] };
     const m2: Geometry = { type: 'MultiPolygon', coordinates: [[boxRing(2, 0, 3, 1)], [boxRing(0, 0, 1, 1)]] };
     assert.equal(sameFootprint(m1, m2), true, 'polygon order');
+  });
+  it('footprintKey: equal exactly when the rings are the same cyclic sequence in either direction (brute force)', () => {
+    // Rings over a 3-value alphabet (many ties and periodic rings): the key must equal the brute-force
+    // canonical form (least joined text over every rotation of both directions), which sameFootprint used.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const bruteKey = (open: number[][]): string => {
+      const texts = open.map((p) => `${p[0]},${p[1]}`);
+      const all: string[] = [];
+      for (const seq of [texts, [...texts].reverse()]) {
+        for (let i = 0; i < seq.length; i++) all.push([...seq.slice(i), ...seq.slice(0, i)].join(';'));
+      }
+      return all.sort()[0]!;
+    };
+    const polygon = (open: number[][]): Geometry => ({ type: 'Polygon', coordinates: [[...open, open[0]!]] });
+    const rings = Array.from({ length: 300 }, () => Array.from({ length: 1 + rand(8) }, () => [rand(3), rand(2)]));
+    const keys = rings.map((r) => footprintKey(polygon(r)));
+    const brute = rings.map(bruteKey);
+    for (let a = 0; a < rings.length; a++) {
+      const r = rings[a]!;
+      const start = rand(r.length);
+      const rotated = [...r.slice(start), ...r.slice(0, start)];
+      assert.equal(footprintKey(polygon(rotated)), keys[a], `ring ${a} rotated by ${start}`);
+      assert.equal(footprintKey(polygon([...rotated].reverse())), keys[a], `ring ${a} reversed`);
+      for (let b = 0; b < a; b++) {
+        assert.equal(keys[a] === keys[b], brute[a] === brute[b], `rings ${a} and ${b}: ${JSON.stringify(r)} vs ${JSON.stringify(rings[b])}`);
+      }
+    }
   });
   it('isCovered with no rings is false', () => {
     assert.equal(isCovered([boxRing(0, 0, 1, 1)], []), false, 'nothing covers');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { isRastileError } from '../../src/errors.ts';
 import { earthdataAuth, earthdataAuthOptionsFromEnv, parseExpiry } from '../../src/sources/earthdata-auth.ts';
 import type { SourceOptions } from '../../src/sources/options.ts';
+import { listenOnLoopback } from '../helpers/local-server.ts';
 
 /** A stand-in for Earthdata Login's token endpoint (POST /api/users/find_or_create_token, HTTP Basic). */
 async function startUrs(opts: { user: string; password: string; expiry: () => string; failFirst?: number }) {
@@ -23,12 +23,8 @@ async function startUrs(opts: { user: string; password: string; expiry: () => st
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ access_token: `token-${issued}`, token_type: 'Bearer', expiration_date: opts.expiry() }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, calls, close };
 }
 
 const DATA = new URL('https://data.lpdaac.earthdatacloud.nasa.gov/lp-prod-protected/x.tif');

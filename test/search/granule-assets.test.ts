@@ -29,6 +29,16 @@ describe('granuleAssets on the fixture records', () => {
     assert.deepEqual(granuleAssets(granule(1), /B0[3]/).map((a) => a.key), ['B03'], 'one band');
     assert.deepEqual(granuleAssets(granule(1), /nothing/), [], 'no match');
   });
+  it('a global or sticky regex matches every file from its start, and is left untouched', () => {
+    const global = /B0[2-4]/g;
+    assert.deepEqual(granuleAssets(granule(1), global).map((a) => a.key), ['B02', 'B03', 'B04'], 'no lastIndex carried between links');
+    assert.equal(global.lastIndex, 0, "the caller's regex is not advanced");
+    const sticky = /B0[2-4]/y;
+    assert.deepEqual(granuleAssets(granule(1), sticky).map((a) => a.key), ['B02', 'B03', 'B04'], 'sticky flag dropped: searched anywhere');
+    const plain = /B0[2-4]/;
+    assert.deepEqual(granuleAssets(granule(1), plain).map((a) => a.key), ['B02', 'B03', 'B04'], 'plain regex');
+    assert.deepEqual(granuleAssets(granule(1), plain).map((a) => a.key), ['B02', 'B03', 'B04'], 'same result when reused');
+  });
   it('links not listed in ArchiveAndDistributionInformation are ignored (the .md5 of G2)', () => {
     const assets = granuleAssets(granule(2));
     assert.equal(assets.length, 3, 'three data files, no .md5');

@@ -14,10 +14,9 @@
 import { RastileError } from '../../errors.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import { WGS84 } from '../../geo/crs.ts';
+import { WORLD_BOUNDS } from '../../geo/geographic-bounds.ts';
 import type { Granule, GranuleAsset } from '../../search/types.ts';
 import type { StacAsset, StacItem } from '../stac/item.ts';
-
-const WORLD: Bounds = [-180, -90, 180, 90];
 
 /** The location an asset is read from: https first, then s3. */
 export const assetHref = (a: GranuleAsset): string | undefined => a.href ?? a.directHref;
@@ -37,7 +36,7 @@ export function granuleItem(granule: Granule, assets: readonly GranuleAsset[]): 
   if (map.size === 0) {
     throw new RastileError('MissingAssets', `No valid asset found in granule '${granule.granuleUr}': no GeoTIFF data file (asset media types not supported)`);
   }
-  const bbox = granule.bbox ?? WORLD;
+  const bbox: Bounds = granule.bbox ?? [...WORLD_BOUNDS];
   return {
     location: granule.granuleUr,
     id: granule.granuleUr,

@@ -25,6 +25,7 @@ import { toPixelGeometry } from '../../raster/pixel-geometry.ts';
 import { rasterizeAllTouched } from '../../raster/rasterize.ts';
 import type { Granule, GranuleAsset, SearchArea } from '../../search/types.ts';
 import type { ImageReader } from '../image-reader.ts';
+import { LinkedAbortController } from '../linked-controller.ts';
 import type { ReadOptions } from '../read-options.ts';
 import type { PartRequest, PointValues, PreviewRequest, TileRequest } from '../reader.ts';
 import type { AssetRequest } from '../stac/asset-request.ts';
@@ -125,7 +126,7 @@ export class GranuleMosaicReader implements ImageReader {
   /** Values of every found granule that contains the point, in CMR order. */
   async pointEach(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<GranulePointValues[]> {
     const [lon, lat] = sameCrs(coordCrs, WGS84) ? [x, y] : transformPoint(coordCrs, WGS84, x, y);
-    const controller = linked(signal);
+    const controller = new LinkedAbortController(signal);
     try {
       const found = await readEach(
         this.o.search({ kind: 'point', lon, lat }, controller.signal),
@@ -135,6 +136,7 @@ export class GranuleMosaicReader implements ImageReader {
       return found.map(({ item, value }) => ({ ...value, granule: item }));
     } finally {
       controller.abort();
+      controller.dispose();
     }
   }
 
@@ -145,7 +147,7 @@ export class GranuleMosaicReader implements ImageReader {
     signal: AbortSignal | undefined,
     cutline?: (first: ImageData) => Uint8Array,
   ): Promise<GranuleMosaic> {
-    const controller = linked(signal);
+    const controller = new LinkedAbortController(signal);
     try {
       return await mosaicRead(this.o.search(area, controller.signal), (g, s) => this.granuleRead(g, (r) => read(r, s)), {
         method: createPixelSelection(this.o.pixelSelection),
@@ -156,6 +158,7 @@ export class GranuleMosaicReader implements ImageReader {
       });
     } finally {
       controller.abort(); // ends a search still paging (first filled the area early)
+      controller.dispose();
     }
   }
 
@@ -170,14 +173,6 @@ export class GranuleMosaicReader implements ImageReader {
       throw withGranuleName(err, granule.granuleUr);
     }
   }
-}
-
-/** An AbortController that also aborts when `parent` does. */
-function linked(parent: AbortSignal | undefined): AbortController {
-  const c = new AbortController();
-  if (parent?.aborted) c.abort(parent.reason);
-  else parent?.addEventListener('abort', () => c.abort(parent.reason), { once: true });
-  return c;
 }
 
 const QUIET_KINDS = new Set(['TileOutsideBounds', 'PointOutsideBounds', 'NoData']);

@@ -6,8 +6,8 @@
  * `asset_as_band` (1-band assets only). Bounds and CRS are the first image's.
  */
 import { Errors } from '../../errors.ts';
-import { allocate, dtypeOf } from '../../raster/dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
+import { castArray } from './cast-array.ts';
 import { promoteDtypes } from './dtype-promote.ts';
 import { resizeNearest } from './resize.ts';
 
@@ -27,14 +27,7 @@ export function concatAssetImages(parts: readonly AssetImage[], assetAsBand: boo
   const images = parts.map((p) => resizeNearest(p.img, width, height));
   const dtype = promoteDtypes(images.map((img) => img.dtype));
   const first = images[0];
-  const bands = images.flatMap((img) =>
-    img.bands.map((b) => {
-      if (dtypeOf(b) === dtype) return b;
-      const out = allocate(dtype, b.length);
-      out.set(b);
-      return out;
-    }),
-  );
+  const bands = images.flatMap((img) => img.bands.map((b) => castArray(b, dtype)));
   const descriptions = parts.flatMap((p, i) => (assetAsBand ? [p.asset] : images[i].bandDescriptions.map((d) => `${p.asset}_${d}`)));
   const stats = images.every((img) => img.datasetStatistics && img.datasetStatistics.length === img.bands.length)
     ? images.flatMap((img) => img.datasetStatistics!)

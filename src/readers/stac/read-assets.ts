@@ -4,16 +4,14 @@
  * named in the message. A slow asset fails through the byte sources' own deadlines.
  */
 import { RastileError } from '../../errors.ts';
+import { LinkedAbortController } from '../linked-controller.ts';
 
 export async function readAssetsConcurrently<A extends { asset: { name: string } }, T>(
   assets: readonly A[],
   signal: AbortSignal | undefined,
   read: (asset: A, signal: AbortSignal) => Promise<T>,
 ): Promise<T[]> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const controller = new LinkedAbortController(signal);
   try {
     return await Promise.all(
       assets.map((a) =>
@@ -25,7 +23,7 @@ export async function readAssetsConcurrently<A extends { asset: { name: string }
       ),
     );
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    controller.dispose();
   }
 }
 
