@@ -59,7 +59,7 @@ function installResponseHeaders(app: FastifyInstance, config: Config): void {
       (method === 'GET' || method === 'HEAD') &&
       reply.statusCode < 500 &&
       !reply.hasHeader('cache-control') &&
-      !request.url.startsWith('/healthz')
+      request.routeOptions.config?.cacheControl !== false
     ) {
       reply.header('cache-control', config.cacheControl);
     }

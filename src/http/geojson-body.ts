@@ -38,7 +38,7 @@ function checkNested(v: unknown, depth: number, loc: Array<string | number>, iss
   v.forEach((c, i) => checkNested(c, depth - 1, [...loc, i], issues));
 }
 
-export function validateGeometry(g: unknown, loc: Array<string | number>, issues: ValidationIssue[]): void {
+function validateGeometry(g: unknown, loc: Array<string | number>, issues: ValidationIssue[]): void {
   if (!isObject(g)) {
     issues.push({ type: 'model_type', loc, msg: 'Input should be a valid dictionary or object', input: g });
     return;

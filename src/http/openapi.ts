@@ -2,7 +2,7 @@
 import { openApiParameters } from './validation/params.ts';
 import type { RouteRegistry } from './route.ts';
 
-export const API_VERSION = '2.1.0';
+const API_VERSION = '2.1.0';
 
 const VALIDATION_ERROR = {
   description: 'Validation Error',

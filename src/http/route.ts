@@ -8,12 +8,18 @@ import { parseParams, type JsonSchema, type ParamDefs, type ParsedParams } from 
 
 export type HttpMethod = 'GET' | 'POST';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the app's Cache-Control hook leaves the response alone. */
+    cacheControl?: boolean;
+  }
+}
+
 /** What a handler returns: JSON data, or a prepared binary/text body. */
 export type HandlerResult =
   | { kind: 'json'; data: unknown; contentType?: string; status?: number; headers?: Record<string, string> }
   | { kind: 'body'; body: Buffer | string; contentType: string; status?: number; headers?: Record<string, string> }
-  | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 }
-  | { kind: 'empty'; status: 204 };
+  | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 };
 
 export interface HandlerContext<D extends ParamDefs> {
   params: ParsedParams<D>;
@@ -43,6 +49,8 @@ export interface RouteSpec<D extends ParamDefs = ParamDefs> {
   params: D;
   body?: { required: boolean; description: string; schema: JsonSchema; mediaType?: string };
   responses: Record<number, ResponseDoc>;
+  /** false: the configured Cache-Control is not added (TiTiler leaves /healthz uncached). */
+  cacheControl?: false;
   handler: (ctx: HandlerContext<D>) => Promise<HandlerResult>;
 }
 
@@ -51,7 +59,7 @@ export class RouteRegistry {
 }
 
 /** Turn `/a/{x},{y}/b/{w}x{h}.{f}` into a Fastify path plus extractors for combined segments. */
-export function compilePath(template: string): {
+function compilePath(template: string): {
   fastifyPath: string;
   extract: (params: Record<string, string | undefined>) => Record<string, string | undefined> | null;
 } {
@@ -86,7 +94,7 @@ export function compilePath(template: string): {
   return { fastifyPath, extract };
 }
 
-export function requestBaseUrl(request: FastifyRequest): string {
+function requestBaseUrl(request: FastifyRequest): string {
   const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() ?? request.protocol;
   const host = (request.headers['x-forwarded-host'] as string | undefined)?.split(',')[0]?.trim() ?? request.host;
   return `${proto}://${host}`;
@@ -98,9 +106,10 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
   app.route({
     method: spec.method,
     url: fastifyPath,
+    config: { cacheControl: spec.cacheControl ?? true },
     handler: async (request, reply) => {
       const rawPath = extract(request.params as Record<string, string | undefined>);
-      if (rawPath === null) return reply.code(404).send({ detail: 'Not Found' });
+      if (rawPath === null) return reply.callNotFound();
       const params = parseParams(spec.params, {
         query: request.query as Record<string, string | string[] | undefined>,
         path: rawPath,
@@ -121,7 +130,7 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
   });
 }
 
-export function sendResult(reply: FastifyReply, result: HandlerResult): FastifyReply {
+function sendResult(reply: FastifyReply, result: HandlerResult): FastifyReply {
   switch (result.kind) {
     case 'json':
       if (result.headers) reply.headers(result.headers);
@@ -134,7 +143,5 @@ export function sendResult(reply: FastifyReply, result: HandlerResult): FastifyR
       return reply.code(result.status ?? 200).type(result.contentType).send(result.body);
     case 'redirect':
       return reply.code(result.status).header('location', result.location).send();
-    case 'empty':
-      return reply.code(204).send();
   }
 }

@@ -59,6 +59,15 @@ describe('application endpoints', () => {
     assert.equal((tms.schema['enum'] as string[]).length, 13);
   });
 
+  it('/api leaves hidden legacy aliases out (concept_id, datetime, bands_regex)', async () => {
+    const doc = (await (await server.get('/api')).json()) as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>> };
+    for (const path of ['/raster/tiles/{tileMatrixSetId}/{z}/{x}/{y}', '/granules']) {
+      const names = doc.paths[path]!['get']!.parameters.map((x) => x.name);
+      assert.ok(names.includes('collection_concept_id') && names.includes('temporal') && names.includes('assets_regex'), `${path}: ${names.join(',')}`);
+      for (const hidden of ['concept_id', 'datetime', 'bands_regex']) assert.ok(!names.includes(hidden), `${path} documents ${hidden}`);
+    }
+  });
+
   it('/api.html renders the docs page with its assets', async () => {
     const r = await server.get('/api.html');
     assert.equal(r.status, 200);

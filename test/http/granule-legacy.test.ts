@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { legacyQuery, pyUrlencode } from '../../src/http/factories/granule-legacy-redirects.ts';
+import { legacyQuery } from '../../src/http/factories/granule-legacy-redirects.ts';
+import { pyUrlencode } from '../../src/http/query-string.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 let server: TestServer;

@@ -166,6 +166,13 @@ describe('/cog TileJSON', () => {
     }
   });
 
+  it('tiles URL query is encoded like Python urlencode: `*` → %2A, `~` kept (TiTiler links)', async () => {
+    const file = ds('uint16_nodata_utm.tif');
+    const tj = (await server.getJson<TileJson>(`/cog/WebMercatorQuad/tilejson.json?url=${q(file)}&expression=${q('b1*2')}&note=${q('a~b c')}`)).body;
+    const tile = tj.tiles[0]!;
+    assert.ok(tile.endsWith('&expression=b1%2A2&note=a~b+c&tilesize=512'), tile);
+  });
+
   it('tilesize: kept when given (64..4096), else 512; a differently-cased key is not tilesize', async () => {
     const base = `/cog/WebMercatorQuad/tilejson.json?url=${q(ds('rgb_uint8_utm.tif'))}`;
     for (const size of [64, 256, 1024, 4096]) {

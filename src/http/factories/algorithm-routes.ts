@@ -1,7 +1,7 @@
 /** /algorithms and /algorithms/{algorithmId} (TiTiler AlgorithmFactory). */
 import type { FastifyInstance } from 'fastify';
 import { ALGORITHM_IDS, describeAlgorithm } from '../../raster/algorithms/index.ts';
-import { escapeHtml, jsonBlock, page } from '../pages/html.ts';
+import { escapeHtml, jsonBlock, linkListPage, page } from '../pages/html.ts';
 import { fParam, wantsHtml } from '../params/format.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import { P } from '../validation/params.ts';
@@ -24,8 +24,8 @@ export function registerAlgorithmRoutes(app: FastifyInstance, registry: RouteReg
         })),
       };
       if (wantsHtml(params.f, request.headers.accept)) {
-        const items = data.algorithms.map((a) => `<li><a href="${escapeHtml(a.links[0].href)}">${a.id}</a></li>`).join('');
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('Algorithms', `<h1>Algorithms</h1><ul>${items}</ul>`) };
+        const items = data.algorithms.map((a) => ({ href: a.links[0].href, label: a.id }));
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: linkListPage('Algorithms', items) };
       }
       return { kind: 'json', data };
     },

@@ -1,13 +1,13 @@
 /** Application-level endpoints: landing page, conformance, health, OpenAPI document and docs page. */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sharpVersions } from '../../util/sharp-module.ts';
 import { buildOpenApi } from '../openapi.ts';
-import { escapeHtml, page } from '../pages/html.ts';
+import { escapeHtml, linkListPage, page } from '../pages/html.ts';
 import { fParam, wantsHtml } from '../params/format.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
+import { serveFiles } from '../static-files.ts';
 import { RASTILE_VERSION } from '../../version.ts';
 
 const require = createRequire(import.meta.url);
@@ -51,8 +51,8 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
         ],
       };
       if (wantsHtml(params.f, request.headers.accept)) {
-        const items = data.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title)}</a></li>`).join('');
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('rastile', `<h1>rastile</h1><p>${escapeHtml(data.description)}</p><ul>${items}</ul>`) };
+        const items = data.links.map((l) => ({ href: l.href, label: l.title }));
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: linkListPage('rastile', items, data.description) };
       }
       return { kind: 'json', data };
     },
@@ -69,7 +69,7 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
     handler: async ({ params, request }) => {
       const data = { conformsTo: [...CONFORMANCE].sort() };
       if (wantsHtml(params.f, request.headers.accept)) {
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('Conformance', `<h1>Conformance</h1><ul>${data.conformsTo.map((c) => `<li>${c}</li>`).join('')}</ul>`) };
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('Conformance', `<h1>Conformance</h1><ul>${data.conformsTo.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>`) };
       }
       return { kind: 'json', data };
     },
@@ -83,6 +83,7 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
     tags: ['Health Check'],
     params: {},
     responses: { 200: { description: 'Versions of the server and its main libraries.', content: { 'application/json': {} } } },
+    cacheControl: false,
     handler: async () => ({
       kind: 'json',
       data: { versions: { rastile: RASTILE_VERSION, node: process.versions.node, ...sharpVersions() } },
@@ -97,22 +98,14 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
   });
 
   const uiDir = path.join(path.dirname(require.resolve('@fastify/swagger-ui/package.json')), 'static');
-  const assets = new Map<string, { type: string; body: Buffer }>();
-  for (const [file, type] of [
-    ['swagger-ui-bundle.js', 'application/javascript'],
-    ['swagger-ui.css', 'text/css'],
-  ] as const) {
-    assets.set(file, { type, body: readFileSync(path.join(uiDir, file)) });
-  }
+  serveFiles(app, '/api.html/static', {
+    'swagger-ui-bundle.js': { path: path.join(uiDir, 'swagger-ui-bundle.js'), type: 'application/javascript' },
+    'swagger-ui.css': { path: path.join(uiDir, 'swagger-ui.css'), type: 'text/css' },
+  });
   app.get('/api.html', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>rastile API</title>
 <link rel="stylesheet" href="/api.html/static/swagger-ui.css"></head><body><div id="swagger-ui"></div>
 <script src="/api.html/static/swagger-ui-bundle.js"></script>
 <script>window.ui = SwaggerUIBundle({ url: '/api', dom_id: '#swagger-ui' });</script></body></html>`),
   );
-  app.get('/api.html/static/:file', async (request, reply) => {
-    const asset = assets.get((request.params as { file: string }).file);
-    if (!asset) return reply.code(404).send({ detail: 'Not Found' });
-    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
-  });
 }

@@ -1,8 +1,8 @@
 /** /cog/info and /cog/info.geojson (single-dataset metadata). */
 import type { FastifyInstance } from 'fastify';
-import type { Bounds } from '../../geo/bounds.ts';
 import { WGS84 } from '../../geo/crs.ts';
 import { cogInfo } from '../../readers/cog/info.ts';
+import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
 import { urlParam } from '../params/dataset.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
@@ -31,14 +31,8 @@ export function registerCogInfoRoutes(app: FastifyInstance, registry: RouteRegis
     handler: async ({ params, signal }) => {
       const reader = await services.openCog(params.url, signal);
       const b = reader.boundsIn(params.crs ?? WGS84);
-      return { kind: 'json', contentType: 'application/geo+json', data: { type: 'Feature', bbox: b, geometry: footprint(b), properties: cogInfo(reader.ds) } };
+      return { kind: 'json', contentType: 'application/geo+json', data: boundsFeature(b, cogInfo(reader.ds)) };
     },
   });
 }
 
-/** Polygon of the bounds, or a MultiPolygon split at the antimeridian when west > east. */
-export function footprint(b: Bounds): { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] } {
-  const box = (w: number, s: number, e: number, n: number): number[][] => [[w, s], [e, s], [e, n], [w, n], [w, s]];
-  if (b[0] > b[2]) return { type: 'MultiPolygon', coordinates: [[box(-180, b[1], b[2], b[3])], [box(b[0], b[1], 180, b[3])]] };
-  return { type: 'Polygon', coordinates: [box(b[0], b[1], b[2], b[3])] };
-}

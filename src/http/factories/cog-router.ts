@@ -1,7 +1,8 @@
 /** The /cog router: one GeoTIFF named by `url`, bands chosen by `bidx` or `expression`. */
 import type { FastifyInstance } from 'fastify';
 import { cogInfo } from '../../readers/cog/info.ts';
-import { bindLayer } from '../../readers/image-reader.ts';
+import type { CogReader } from '../../readers/cog/cog-reader.ts';
+import { bindLayer, type ImageReader } from '../../readers/image-reader.ts';
 import { layerFromParams } from '../../readers/layer.ts';
 import { bidxExpressionParams, urlParam } from '../params/dataset.ts';
 import type { RouteRegistry } from '../route.ts';
@@ -13,15 +14,21 @@ import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
 
+/** The layer-bound reader, keeping the dataset's reader for the TileJSON extras. */
+type CogLayerReader = ImageReader & { readonly cog: CogReader };
+
 export function registerCogRouter(app: FastifyInstance, registry: RouteRegistry, services: Services, prefix = '/cog'): void {
   const params = { ...urlParam, ...bidxExpressionParams };
-  const backend: ImageBackend<typeof params> = {
+  const backend: ImageBackend<typeof params, CogLayerReader> = {
     prefix,
     tag: 'Cloud Optimized GeoTIFF',
     params,
-    open: async (p, signal) => bindLayer(await services.openCog(p.url, signal), layerFromParams(p.bidx, p.expression)),
-    tileJsonExtras: async (p, signal) => {
-      const info = cogInfo((await services.openCog(p.url, signal)).ds);
+    open: async (p, signal) => {
+      const cog = await services.openCog(p.url, signal);
+      return { ...bindLayer(cog, layerFromParams(p.bidx, p.expression)), cog };
+    },
+    tileJsonExtras: (_p, reader) => {
+      const info = cogInfo(reader.cog.ds);
       return {
         raster_layers: {},
         band_descriptions: info.band_descriptions,

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { colormapToJson, COLORMAP_NAMES, getColormap, legendImage } from '../../raster/colormap/index.ts';
 import { IMAGE_FORMATS, renderImage } from '../../raster/render/index.ts';
-import { escapeHtml, page } from '../pages/html.ts';
+import { escapeHtml, linkListPage, page } from '../pages/html.ts';
 import { fParam, wantsHtml } from '../params/format.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import { P } from '../validation/params.ts';
@@ -25,8 +25,8 @@ export function registerColormapRoutes(app: FastifyInstance, registry: RouteRegi
         })),
       };
       if (wantsHtml(params.f, request.headers.accept)) {
-        const items = data.colormaps.map((c) => `<li><a href="${escapeHtml(c.links[0].href)}?f=html">${c.id}</a></li>`).join('');
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('ColorMaps', `<h1>ColorMaps</h1><ul>${items}</ul>`) };
+        const items = data.colormaps.map((c) => ({ href: `${c.links[0].href}?f=html`, label: c.id }));
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: linkListPage('ColorMaps', items) };
       }
       return { kind: 'json', data };
     },

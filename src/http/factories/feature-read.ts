@@ -36,7 +36,7 @@ export async function readFeature(
 }
 
 /** Masks the pixels the geometry does not touch (rasterize all_touched, like rio-tiler's feature()). */
-export function cutToGeometry(img: ImageData, geometry: Geometry, geometryCrs: Crs): { cut: ImageData; pixels: ReturnType<typeof toPixelGeometry> } {
+function cutToGeometry(img: ImageData, geometry: Geometry, geometryCrs: Crs): { cut: ImageData; pixels: ReturnType<typeof toPixelGeometry> } {
   const gt = geoTransformFromBounds(img.bounds, img.width, img.height);
   const pixels = toPixelGeometry(toPixelSpace(transformGeometry(geometry, geometryCrs, img.crs), gt));
   const cutline = rasterizeAllTouched(pixels, img.width, img.height);

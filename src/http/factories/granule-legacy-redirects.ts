@@ -22,14 +22,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
+import { bboxPathParams } from '../params/coordinates.ts';
 import { pyFloat } from '../py-repr.ts';
+import { encodePairs, queryPairs } from '../query-string.ts';
 import { registerRoute, type HandlerResult, type RouteRegistry } from '../route.ts';
 import { fail, Problems } from '../validation/issues.ts';
 import { P, type ParamDefs, type ParsedParams } from '../validation/params.ts';
 
 const TAG = 'Legacy redirects';
 
-export const LEGACY_RENAMES: Readonly<Record<string, string>> = {
+const LEGACY_RENAMES: Readonly<Record<string, string>> = {
   concept_id: 'collection_concept_id',
   datetime: 'temporal',
   bands: 'assets',
@@ -40,7 +42,7 @@ export const LEGACY_RENAMES: Readonly<Record<string, string>> = {
 const BACKENDS: Readonly<Record<string, string>> = { rasterio: 'raster', raster: 'raster', xarray: 'array', array: 'array' };
 
 /** The new path segment for the request's `backend` value (the last one when repeated). */
-export function legacyBackend(pairs: ReadonlyArray<readonly [string, string]>): string {
+function legacyBackend(pairs: ReadonlyArray<readonly [string, string]>): string {
   let value: string | undefined;
   for (const [k, v] of pairs) if (k === 'backend') value = v;
   if (value === undefined) return 'raster';
@@ -62,28 +64,6 @@ export function legacyQuery(pairs: ReadonlyArray<readonly [string, string]>): Ar
   return out;
 }
 
-/** Python's `urllib.parse.quote_plus` (safe: letters, digits, `_.-~`; space → `+`). */
-function quotePlus(s: string): string {
-  let out = '';
-  for (const byte of Buffer.from(s, 'utf8')) {
-    const c = String.fromCharCode(byte);
-    if (/[A-Za-z0-9_.~-]/.test(c)) out += c;
-    else if (byte === 0x20) out += '+';
-    else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-/** Python's `urlencode(pairs)`. */
-export function pyUrlencode(pairs: ReadonlyArray<readonly [string, string]>): string {
-  return pairs.map(([k, v]) => `${quotePlus(k)}=${quotePlus(v)}`).join('&');
-}
-
-function requestPairs(url: string): Array<[string, string]> {
-  const q = url.indexOf('?');
-  return q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))];
-}
-
 /** Tile row with an optional, dropped `@{scale}x` suffix (`12` or `12@2x`). */
 const tileRow = P.custom<number>(
   (raw) => {
@@ -103,7 +83,6 @@ interface LegacyRoute<D extends ParamDefs> {
 const seg = (s: string): string => encodeURIComponent(s);
 const tmsParam = { tileMatrixSetId: P.str().path() };
 const fmtParam = { format: P.str().path() };
-const bboxParams = { minx: P.float().path(), miny: P.float().path(), maxx: P.float().path(), maxy: P.float().path() };
 const sizeParams = { width: P.int().path(), height: P.int().path() };
 const zxy = { z: P.int().path(), x: P.int().path(), y: tileRow.path() };
 const bboxPath = (p: { minx: number; miny: number; maxx: number; maxy: number }): string => [p.minx, p.miny, p.maxx, p.maxy].map(pyFloat).join(',');
@@ -131,13 +110,13 @@ const ROUTES: Array<LegacyRoute<ParamDefs>> = [
   route({
     method: 'GET',
     path: '/bbox/{minx},{miny},{maxx},{maxy}.{format}',
-    params: { ...bboxParams, ...fmtParam },
+    params: { ...bboxPathParams, ...fmtParam },
     target: (p) => `/bbox/${bboxPath(p)}.${seg(p.format)}`,
   }),
   route({
     method: 'GET',
     path: '/bbox/{minx},{miny},{maxx},{maxy}/{width}x{height}.{format}',
-    params: { ...bboxParams, ...sizeParams, ...fmtParam },
+    params: { ...bboxPathParams, ...sizeParams, ...fmtParam },
     target: (p) => `/bbox/${bboxPath(p)}/${p.width}x${p.height}.${seg(p.format)}`,
   }),
   route({ method: 'POST', path: '/statistics', params: {}, target: () => '/statistics' }),
@@ -160,13 +139,13 @@ const ROUTES: Array<LegacyRoute<ParamDefs>> = [
   route({
     method: 'GET',
     path: '/timeseries/bbox/{minx},{miny},{maxx},{maxy}.{format}',
-    params: { ...bboxParams, ...fmtParam },
+    params: { ...bboxPathParams, ...fmtParam },
     target: (p) => `/timeseries/bbox/${bboxPath(p)}.${seg(p.format)}`,
   }),
   route({
     method: 'GET',
     path: '/timeseries/bbox/{minx},{miny},{maxx},{maxy}/{width}x{height}.{format}',
-    params: { ...bboxParams, ...sizeParams, ...fmtParam },
+    params: { ...bboxPathParams, ...sizeParams, ...fmtParam },
     target: (p) => `/timeseries/bbox/${bboxPath(p)}/${p.width}x${p.height}.${seg(p.format)}`,
   }),
 ];
@@ -188,10 +167,9 @@ export function registerGranuleLegacyRedirects(app: FastifyInstance, registry: R
       params: { ...r.params, backend: P.str().describe('Old backend selector: rasterio (default) or xarray.') },
       responses: { [status]: { description: 'Redirect to the 1.0 path.' } },
       handler: async ({ params, request, baseUrl }): Promise<HandlerResult> => {
-        const pairs = requestPairs(request.url);
+        const pairs = queryPairs(request.url, []);
         const backend = legacyBackend(pairs);
-        const query = pyUrlencode(legacyQuery(pairs));
-        const location = `${baseUrl}/${backend}${r.target(params)}${query === '' ? '' : `?${query}`}`;
+        const location = `${baseUrl}/${backend}${r.target(params)}${encodePairs(legacyQuery(pairs))}`;
         return { kind: 'redirect', status, location };
       },
     });

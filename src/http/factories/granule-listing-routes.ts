@@ -25,12 +25,13 @@ import { assetHref } from '../../readers/granule/granule-item.ts';
 import { granuleAssets } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams, LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import type { Granule, SearchArea } from '../../search/types.ts';
+import { bboxPathParams, lonLatPathParams } from '../params/coordinates.ts';
 import { coordCrsParam } from '../params/crs.ts';
 import { granuleSearchParams, legacyGranuleSearchAliases } from '../params/granule-search.ts';
+import { regexValue } from '../params/regex.ts';
 import { tmsPathParam } from '../params/tms.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
-import { fail, Problems } from '../validation/issues.ts';
 import { P, type ParamDefs, type ParsedParams } from '../validation/params.ts';
 
 const TAG = 'Granules';
@@ -38,16 +39,7 @@ const TAG = 'Granules';
 const listingParams = {
   ...granuleSearchParams({ coverageTolerance: LISTING_COVERAGE_TOLERANCE }),
   ...legacyGranuleSearchAliases,
-  assets_regex: P.custom<RegExp>(
-    (raw) => {
-      try {
-        return new RegExp(raw);
-      } catch {
-        return fail(Problems.value(`invalid regular expression for assets_regex: '${raw}'`));
-      }
-    },
-    { type: 'string' },
-  ).describe('f=json: list only the data files whose name (without extension) matches this regular expression.'),
+  assets_regex: regexValue('assets_regex').describe('f=json: list only the data files whose name (without extension) matches this regular expression.'),
   f: P.literal(['json', 'geojson'] as const)
     .default('json')
     .describe('`json`: a plain list of the data-file URLs of the granules; `geojson`: a FeatureCollection of granule footprints with their properties.'),
@@ -89,7 +81,7 @@ export function registerGranuleListingRoutes(app: FastifyInstance, registry: Rou
     '/bbox/{minx},{miny},{maxx},{maxy}/granules',
     'bbox_granules',
     'Granules intersecting a bounding box.',
-    { minx: P.float().path(), miny: P.float().path(), maxx: P.float().path(), maxy: P.float().path(), ...coordCrsParam },
+    { ...bboxPathParams, ...coordCrsParam },
     (p) => ({ kind: 'bbox', bounds: datasetGeographicBounds(p.coord_crs ?? WGS84, [p.minx, p.miny, p.maxx, p.maxy], WGS84) }),
   );
 
@@ -97,7 +89,7 @@ export function registerGranuleListingRoutes(app: FastifyInstance, registry: Rou
     '/point/{lon},{lat}/granules',
     'point_granules',
     'Granules containing a point.',
-    { lon: P.float().path(), lat: P.float().path(), ...coordCrsParam },
+    { ...lonLatPathParams, ...coordCrsParam },
     (p) => {
       const crs: Crs = p.coord_crs ?? WGS84;
       const [lon, lat] = sameCrs(crs, WGS84) ? [p.lon, p.lat] : transformPoint(crs, WGS84, p.lon, p.lat);
@@ -118,13 +110,13 @@ export function registerGranuleListingRoutes(app: FastifyInstance, registry: Rou
 }
 
 /** The granule's data-file URLs (https, else s3), optionally only the files matching `regex`. */
-export function assetUrls(g: Granule, regex?: RegExp): string[] {
+function assetUrls(g: Granule, regex?: RegExp): string[] {
   return granuleAssets(g, regex)
     .map(assetHref)
     .filter((u): u is string => u !== undefined);
 }
 
-export function featureCollection(granules: readonly Granule[]): Record<string, unknown> {
+function featureCollection(granules: readonly Granule[]): Record<string, unknown> {
   return {
     type: 'FeatureCollection',
     features: granules.map((g) => ({
@@ -138,7 +130,7 @@ export function featureCollection(granules: readonly Granule[]): Record<string, 
 }
 
 /** titiler-cmr's Granule fields, snake_case all the way down, plus our assets map and cloud cover. */
-export function granuleProperties(g: Granule): Record<string, unknown> {
+function granuleProperties(g: Granule): Record<string, unknown> {
   const umm = g.umm;
   const pickUrls = Array.isArray(umm['RelatedUrls'])
     ? (umm['RelatedUrls'] as unknown[]).map((r) => {
@@ -164,7 +156,7 @@ export function granuleProperties(g: Granule): Record<string, unknown> {
 }
 
 /** `GPolygons` → `g_polygons`, `SizeInBytes` → `size_in_bytes`, `URL` → `url` (pydantic alias style). */
-export function snakeKey(k: string): string {
+function snakeKey(k: string): string {
   return k
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

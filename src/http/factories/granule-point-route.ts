@@ -5,12 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { WGS84 } from '../../geo/crs.ts';
+import { lonLatPathParams } from '../params/coordinates.ts';
 import { coordCrsParam } from '../params/crs.ts';
-import { datasetParams } from '../params/dataset.ts';
+import { datasetParams, readOptions } from '../params/dataset.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
-import { P } from '../validation/params.ts';
 import type { GranuleBackend } from './granule-raster-router.ts';
-import { readOptions } from './statistics-routes.ts';
 
 export function registerGranulePointRoute(app: FastifyInstance, registry: RouteRegistry, backend: GranuleBackend): void {
   const { prefix } = backend;
@@ -21,8 +20,7 @@ export function registerGranulePointRoute(app: FastifyInstance, registry: RouteR
     summary: 'Values at a point, per granule that contains it (CMR order).',
     tags: [backend.tag],
     params: {
-      lon: P.float().path().describe('Longitude (or X in coord_crs).'),
-      lat: P.float().path().describe('Latitude (or Y in coord_crs).'),
+      ...lonLatPathParams,
       ...backend.params,
       ...coordCrsParam,
       ...datasetParams,

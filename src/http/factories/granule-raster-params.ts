@@ -10,38 +10,17 @@ import { PIXEL_SELECTION_METHODS } from '../../mosaic/pixel-selection.ts';
 import { compileExpression, parseExpression, type CompiledExpression } from '../../raster/expression/index.ts';
 import { translateLegacyExpression } from '../../readers/granule/legacy-expression.ts';
 import type { GranuleLayer } from '../../readers/granule/granule-mosaic-reader.ts';
-import { parseAssetRequest, type AssetRequest } from '../../readers/stac/asset-request.ts';
-import { fail, Problems } from '../validation/issues.ts';
-import { P, Param } from '../validation/params.ts';
+import type { AssetRequest } from '../../readers/stac/asset-request.ts';
+import { assetRequestValue } from '../params/assets.ts';
+import { regexValue } from '../params/regex.ts';
+import { P } from '../validation/params.ts';
 
-const assetParam = new Param<AssetRequest, AssetRequest[] | undefined>(
-  (raw) => {
-    const r = parseAssetRequest(raw);
-    return typeof r === 'string' ? fail(Problems.value(r)) : r;
-  },
-  { type: 'array', items: { type: 'string' } },
-  {
-    location: 'query',
-    required: false,
-    multi: true,
-    checks: [],
-    description:
-      'Asset keys to read, repeatable, in output-band order (default `0`: the first data file of each granule). Keys are ' +
+const assetParam = assetRequestValue()
+  .list()
+  .describe(
+    'Asset keys to read, repeatable, in output-band order (default `0`: the first data file of each granule). Keys are ' +
       'the `assets_regex` matches, or `0`, `1`, … in the order of the granule’s data links. Per-asset options: ' +
       '`name|bidx=1,2`, `name|expression=b1*2`.',
-  },
-);
-
-const regexValue = (what: string) =>
-  P.custom<RegExp>(
-    (raw) => {
-      try {
-        return new RegExp(raw);
-      } catch {
-        return fail(Problems.value(`invalid regular expression for ${what}: '${raw}'`));
-      }
-    },
-    { type: 'string' },
   );
 
 export const granuleRasterParams = {
@@ -49,7 +28,7 @@ export const granuleRasterParams = {
   assets_regex: regexValue('assets_regex').describe(
     'Regular expression searched in each data file name (without extension); the matched text becomes the asset key (e.g. `B[0-9][0-9]` → B01, B02, …). Files that do not match are ignored.',
   ),
-  bands_regex: regexValue('bands_regex').describe('Deprecated alias of assets_regex (used only when assets_regex is absent).'),
+  bands_regex: regexValue('bands_regex').hidden().describe('Deprecated alias of assets_regex (used only when assets_regex is absent).'),
   expression: P.str().describe(
     "Band math over the concatenated bands b1..bN of the assets, in asset order (e.g. `(b2-b1)/(b2+b1)`); several outputs separated by ';'. " +
       '0.x expressions naming assets (`(B05-B04)/(B05+B04)`) are translated to positions in `assets` (or choose `assets` when it is absent).',

@@ -17,13 +17,12 @@ import { SearchBounds } from '../../readers/granule/search-bounds.ts';
 import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams, RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import type { Granule } from '../../search/types.ts';
+import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
 import { granuleSearchParams, legacyGranuleSearchAliases } from '../params/granule-search.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
-import type { ParsedParams } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
-import { footprint } from './cog-info-routes.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
@@ -33,7 +32,7 @@ import { registerTileSetRoutes } from './tileset-routes.ts';
 
 const TAG = 'Granule mosaics (raster files)';
 
-export const granuleRasterBackendParams = {
+const granuleRasterBackendParams = {
   ...granuleSearchParams({ coverageTolerance: RASTER_COVERAGE_TOLERANCE }),
   ...legacyGranuleSearchAliases,
   ...granuleRasterParams,
@@ -41,12 +40,14 @@ export const granuleRasterBackendParams = {
 
 export type GranuleRasterParams = typeof granuleRasterBackendParams;
 
-/** An ImageBackend whose readers are granule mosaics (the granule-specific routes use their extra methods). */
-export interface GranuleBackend extends ImageBackend<GranuleRasterParams> {
-  open(params: ParsedParams<GranuleRasterParams>, signal: AbortSignal): Promise<GranuleMosaicReader>;
-}
+/**
+ * An ImageBackend whose readers are granule mosaics (the granule-specific routes use their extra
+ * methods). No whole-dataset preview (the search area may be the world) and its own per-granule
+ * point route.
+ */
+export type GranuleBackend = ImageBackend<GranuleRasterParams, GranuleMosaicReader>;
 
-export function granuleRasterBackend(services: Services, prefix: string): GranuleBackend {
+function granuleRasterBackend(services: Services, prefix: string): GranuleBackend {
   const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));
   const assetsOf = (regex: RegExp | undefined) => (g: Granule) => {
     const assets = granuleAssets(g, regex);
@@ -58,6 +59,8 @@ export function granuleRasterBackend(services: Services, prefix: string): Granul
     prefix,
     tag: TAG,
     params: granuleRasterBackendParams,
+    wholeDatasetPreview: false,
+    ownPointRoute: true,
     async open(p, signal) {
       const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
       const { layer, assetsRegex } = granuleLayer(p);
@@ -82,8 +85,8 @@ export function registerGranuleRasterRouter(app: FastifyInstance, registry: Rout
   registerTileSetRoutes(app, registry, backend);
   registerTileRoutes(app, registry, backend);
   registerGranulePointRoute(app, registry, backend);
-  registerPartRoutes(app, registry, backend, maxSide, { preview: false, point: false });
-  registerStatisticsRoutes(app, registry, backend, maxSide, { withGet: false });
+  registerPartRoutes(app, registry, backend, maxSide);
+  registerStatisticsRoutes(app, registry, backend, maxSide);
 }
 
 const CRS_4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';
@@ -118,13 +121,8 @@ function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry
       const reader = await backend.open(params, signal);
       const crs = params.crs ?? WGS84;
       const b = reader.boundsIn(crs);
-      const data: Record<string, unknown> = {
-        type: 'Feature',
-        bbox: b,
-        geometry: footprint(b),
-        properties: { bounds: reader.bounds, crs: CRS_4326 },
-      };
-      if (params.crs) data['crs'] = { type: 'name', properties: { name: crsUri(crs) ?? crs.id } };
+      const data = boundsFeature(b, { bounds: reader.bounds, crs: CRS_4326 });
+      if (params.crs) data.crs = { type: 'name', properties: { name: crsUri(crs) ?? crs.id } };
       return { kind: 'json', contentType: 'application/geo+json', data };
     },
   });

@@ -6,9 +6,14 @@ import { crsUri } from '../../geo/crs.ts';
 import { applyAlgorithm, validateAlgorithmParams } from '../../raster/algorithms/index.ts';
 import { getColormap, type ColorMap } from '../../raster/colormap/index.ts';
 import type { ImageData } from '../../raster/image-data.ts';
-import { renderImage, type ColorFormula, type ImageFormat } from '../../raster/render/index.ts';
+import { IMAGE_FORMATS, mediaType, renderImage, type ColorFormula, type ImageFormat } from '../../raster/render/index.ts';
 import { pyFloat } from '../py-repr.ts';
-import type { HandlerResult } from '../route.ts';
+import type { HandlerResult, ResponseDoc } from '../route.ts';
+
+/** OpenAPI responses of an image endpoint: one media type per output format. */
+export const IMAGE_RESPONSE: Record<number, ResponseDoc> = {
+  200: { description: 'Return an image.', content: Object.fromEntries([...new Set(IMAGE_FORMATS.map(mediaType))].map((m) => [m, {}])) },
+};
 
 export interface AlgorithmChoice {
   algorithm?: string;
@@ -31,12 +36,12 @@ export interface RenderChoice {
   colormap?: ColorMap | null;
 }
 
-export function colormapOf(p: RenderChoice): ColorMap | undefined {
+function colormapOf(p: RenderChoice): ColorMap | undefined {
   if (p.colormap_name) return { kind: 'lut', table: getColormap(p.colormap_name) };
   return p.colormap ?? undefined;
 }
 
-export function imageHeaders(img: ImageData): Record<string, string> {
+function imageHeaders(img: ImageData): Record<string, string> {
   const headers: Record<string, string> = { 'content-bbox': img.bounds.map(pyFloat).join(',') };
   const uri = crsUri(img.crs);
   if (uri) headers['content-crs'] = `<${uri}>`;

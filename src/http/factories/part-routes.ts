@@ -1,57 +1,39 @@
 /** Image endpoints other than tiles: point values, previews, bbox crops and feature crops. */
 import type { FastifyInstance } from 'fastify';
 import { WGS84 } from '../../geo/crs.ts';
-import { IMAGE_FORMATS, mediaType } from '../../raster/render/index.ts';
+import { IMAGE_FORMATS } from '../../raster/render/index.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
+import { bboxPathParams, lonLatPathParams } from '../params/coordinates.ts';
 import { coordCrsParam, dstCrsParam } from '../params/crs.ts';
-import { datasetParams } from '../params/dataset.ts';
-import { partSizeParams, previewSizeParams } from '../params/image-size.ts';
+import { datasetParams, readOptions } from '../params/dataset.ts';
+import { imageFormatPathParam } from '../params/format.ts';
+import { partSize, partSizeParams, previewSize, previewSizeParams } from '../params/image-size.ts';
 import { colormapParams, renderParams } from '../params/render.ts';
-import { registerRoute, type ResponseDoc, type RouteRegistry } from '../route.ts';
+import { registerRoute, type RouteRegistry } from '../route.ts';
 import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
-import { imageResponse, postProcessFor } from './image-output.ts';
+import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
 import { readFeature } from './feature-read.ts';
-import { readOptions } from './statistics-routes.ts';
 
-const IMAGE_RESPONSE: Record<number, ResponseDoc> = {
-  200: { description: 'Return an image.', content: Object.fromEntries([...new Set(IMAGE_FORMATS.map(mediaType))].map((m) => [m, {}])) },
-};
-
-export interface PartRouteOptions {
-  /** Whole-dataset previews (false for granule mosaics). */
-  preview?: boolean;
-  /** The single-image point route (granule mosaics answer per granule instead). */
-  point?: boolean;
-}
-
-export function registerPartRoutes<D extends ParamDefs>(
-  app: FastifyInstance,
-  registry: RouteRegistry,
-  backend: ImageBackend<D>,
-  maxSide: number,
-  options: PartRouteOptions = {},
-): void {
+export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>, maxSide: number): void {
   const { prefix } = backend;
   const tags = [backend.tag];
   const op = prefix.slice(1);
-  const formatPath = { format: P.enumeration(IMAGE_FORMATS).path().describe('Output image type.') };
   const sizePath = {
     width: P.int().gt(0).le(maxSide).path().describe('Output width.'),
     height: P.int().gt(0).le(maxSide).path().describe('Output height.'),
   };
   const imageParams = { ...backend.params, ...datasetParams, ...algorithmParams, ...colormapParams, ...renderParams };
 
-  if (options.point ?? true) registerRoute(app, registry, {
+  if (!backend.ownPointRoute) registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/point/{lon},{lat}`,
     operationId: `${op}_point`,
     summary: 'Get point values from the dataset.',
     tags,
     params: {
-      lon: P.float().path().describe('Longitude (or X in coord_crs).'),
-      lat: P.float().path().describe('Latitude (or Y in coord_crs).'),
+      ...lonLatPathParams,
       ...backend.params,
       ...coordCrsParam,
       ...datasetParams,
@@ -68,12 +50,12 @@ export function registerPartRoutes<D extends ParamDefs>(
   });
 
   // Previews: /preview, /preview.{format}, /preview/{width}x{height}.{format}
-  const previewVariants: Array<{ path: string; id: string; extra: ParamDefs; sized: boolean }> = [
-    { path: `${prefix}/preview/{width}x{height}.{format}`, id: `${op}_preview_sized`, extra: { ...sizePath, ...formatPath }, sized: true },
-    { path: `${prefix}/preview.{format}`, id: `${op}_preview_format`, extra: { ...formatPath, ...previewSizeParams(maxSide) }, sized: false },
-    { path: `${prefix}/preview`, id: `${op}_preview`, extra: { ...previewSizeParams(maxSide) }, sized: false },
+  const previewVariants: Array<{ path: string; id: string; extra: ParamDefs }> = [
+    { path: `${prefix}/preview/{width}x{height}.{format}`, id: `${op}_preview_sized`, extra: { ...sizePath, ...imageFormatPathParam } },
+    { path: `${prefix}/preview.{format}`, id: `${op}_preview_format`, extra: { ...imageFormatPathParam, ...previewSizeParams(maxSide) } },
+    { path: `${prefix}/preview`, id: `${op}_preview`, extra: { ...previewSizeParams(maxSide) } },
   ];
-  for (const v of options.preview ?? true ? previewVariants : []) {
+  for (const v of backend.wholeDatasetPreview ?? true ? previewVariants : []) {
     registerRoute(app, registry, {
       method: 'GET',
       path: v.path,
@@ -86,18 +68,16 @@ export function registerPartRoutes<D extends ParamDefs>(
         const p = params as typeof params & SizeAndFormat;
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
-        const sized = v.sized || p.width || p.height;
-        const img = await reader.preview({ ...readOptions(p), maxSize: sized ? undefined : p.max_size, width: p.width, height: p.height, dstCrs: p.dst_crs }, signal);
+        const img = await reader.preview({ ...readOptions(p), ...previewSize(p), dstCrs: p.dst_crs }, signal);
         return imageResponse(post(img), p.format, p);
       },
     });
   }
 
   // Bbox crops: /bbox/{minx},{miny},{maxx},{maxy}.{format} and …/{width}x{height}.{format}
-  const bboxPath = { minx: P.float().path(), miny: P.float().path(), maxx: P.float().path(), maxy: P.float().path() };
-  const bboxVariants: Array<{ path: string; id: string; extra: ParamDefs; sized: boolean }> = [
-    { path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}/{width}x{height}.{format}`, id: `${op}_bbox_sized`, extra: { ...bboxPath, ...sizePath, ...formatPath }, sized: true },
-    { path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}.{format}`, id: `${op}_bbox`, extra: { ...bboxPath, ...formatPath, ...partSizeParams(maxSide) }, sized: false },
+  const bboxVariants: Array<{ path: string; id: string; extra: ParamDefs }> = [
+    { path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}/{width}x{height}.{format}`, id: `${op}_bbox_sized`, extra: { ...bboxPathParams, ...sizePath, ...imageFormatPathParam } },
+    { path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}.{format}`, id: `${op}_bbox`, extra: { ...bboxPathParams, ...imageFormatPathParam, ...partSizeParams(maxSide) } },
   ];
   for (const v of bboxVariants) {
     registerRoute(app, registry, {
@@ -119,9 +99,7 @@ export function registerPartRoutes<D extends ParamDefs>(
             bounds: [p.minx, p.miny, p.maxx, p.maxy],
             boundsCrs: coordCrs,
             dstCrs: p.dst_crs ?? coordCrs,
-            maxSize: v.sized || (p.width && p.height) ? undefined : p.max_size,
-            width: p.width,
-            height: p.height,
+            ...partSize(p),
           },
           signal,
         );
@@ -131,14 +109,13 @@ export function registerPartRoutes<D extends ParamDefs>(
   }
 
   // Feature crops: POST /feature, /feature.{format}, /feature/{width}x{height}.{format}
-  const featureVariants: Array<{ path: string; id: string; extra: ParamDefs; sized: boolean }> = [
-    { path: `${prefix}/feature/{width}x{height}.{format}`, id: `${op}_feature_sized`, extra: { ...sizePath, ...formatPath }, sized: true },
-    { path: `${prefix}/feature.{format}`, id: `${op}_feature_format`, extra: { ...formatPath, ...partSizeParams(maxSide) }, sized: false },
+  const featureVariants: Array<{ path: string; id: string; extra: ParamDefs }> = [
+    { path: `${prefix}/feature/{width}x{height}.{format}`, id: `${op}_feature_sized`, extra: { ...sizePath, ...imageFormatPathParam } },
+    { path: `${prefix}/feature.{format}`, id: `${op}_feature_format`, extra: { ...imageFormatPathParam, ...partSizeParams(maxSide) } },
     {
       path: `${prefix}/feature`,
       id: `${op}_feature`,
       extra: { format: P.enumeration(IMAGE_FORMATS).describe('Output image type (default: PNG when any pixel is masked, else JPEG).'), ...partSizeParams(maxSide) },
-      sized: false,
     },
   ];
   for (const v of featureVariants) {
@@ -160,9 +137,7 @@ export function registerPartRoutes<D extends ParamDefs>(
         const request = {
           ...readOptions(p),
           dstCrs: p.dst_crs ?? coordCrs,
-          maxSize: v.sized || (p.width && p.height) ? undefined : p.max_size,
-          width: p.width,
-          height: p.height,
+          ...partSize(p),
         };
         const { cut } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
         return imageResponse(post(cut), p.format, p);

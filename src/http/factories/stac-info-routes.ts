@@ -6,21 +6,22 @@
 import type { FastifyInstance } from 'fastify';
 import { WGS84 } from '../../geo/crs.ts';
 import { imageStatistics } from '../../raster/image-statistics.ts';
-import { cogInfo, type Info } from '../../readers/cog/info.ts';
+import { cogInfo } from '../../readers/cog/info.ts';
 import { readLayer } from '../../readers/layer.ts';
 import type { StacItemLoader } from '../../readers/stac/item-loader.ts';
 import { readAssetsConcurrently } from '../../readers/stac/read-assets.ts';
-import { selectAssets } from '../../readers/stac/select-assets.ts';
+import type { StacItem } from '../../readers/stac/item.ts';
+import { selectAssets, type SelectedAsset } from '../../readers/stac/select-assets.ts';
 import { StacReader } from '../../readers/stac/stac-reader.ts';
+import type { AssetRequest } from '../../readers/stac/asset-request.ts';
+import { boundsFeature } from '../bounds-feature.ts';
 import { assetsParams } from '../params/assets.ts';
 import { crsParam } from '../params/crs.ts';
-import { datasetParams } from '../params/dataset.ts';
-import { previewSizeParams } from '../params/image-size.ts';
-import { histogramParams, statisticsParams } from '../params/statistics.ts';
+import { datasetParams, readOptions } from '../params/dataset.ts';
+import { previewSize, previewSizeParams } from '../params/image-size.ts';
+import { histogramParams, statisticsOptions, statisticsParams } from '../params/statistics.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
-import { footprint } from './cog-info-routes.ts';
-import { readOptions, statisticsOptions } from './statistics-routes.ts';
 import type { StacUrlParam } from './stac-params.ts';
 
 export interface StacInfoRoutesOptions {
@@ -48,14 +49,22 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
     handler: async ({ params: p, signal }) => ({ kind: 'json', data: [...(await loader.load(p.url, signal)).assets.keys()] }),
   });
 
-  const infos = async (p: { url: string; assets: Parameters<typeof selectAssets>[1] }, signal: AbortSignal) => {
+  /** One result per selected asset (`:all:` allowed), read concurrently, keyed by the asset's response key. */
+  const perAsset = async <T>(
+    p: { url: string; assets: readonly AssetRequest[] },
+    signal: AbortSignal,
+    read: (sel: SelectedAsset, signal: AbortSignal) => Promise<T>,
+  ): Promise<{ item: StacItem; data: Record<string, T> }> => {
     const item = await loader.load(p.url, signal);
     const selected = selectAssets(item, p.assets, { allowAll: true });
-    const list = await readAssetsConcurrently(selected, signal, async (sel, s) => cogInfo((await services.openCog(sel.asset.href, s)).ds));
-    const data: Record<string, Info> = {};
+    const list = await readAssetsConcurrently(selected, signal, read);
+    const data: Record<string, T> = {};
     selected.forEach((sel, i) => (data[sel.key] = list[i]));
     return { item, data };
   };
+
+  const infos = (p: { url: string; assets: readonly AssetRequest[] }, signal: AbortSignal) =>
+    perAsset(p, signal, async (sel, s) => cogInfo((await services.openCog(sel.asset.href, s)).ds));
 
   registerRoute(app, registry, {
     method: 'GET',
@@ -80,7 +89,7 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
     handler: async ({ params: p, signal }) => {
       const { item, data } = await infos(p, signal);
       const b = new StacReader(item, [], (href, s) => services.openCog(href, s)).boundsIn(p.crs ?? WGS84);
-      return { kind: 'json', contentType: 'application/geo+json', data: { type: 'Feature', bbox: b, geometry: footprint(b), properties: data } };
+      return { kind: 'json', contentType: 'application/geo+json', data: boundsFeature(b, data) };
     },
   });
 
@@ -93,18 +102,13 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
     params: { ...o.urlParam, ...assetsParams, ...datasetParams, ...previewSizeParams(o.maxSide), ...statisticsParams, ...histogramParams },
     responses: { 200: { description: 'Statistics per asset and band.', content: { 'application/json': {} } } },
     handler: async ({ params: p, signal }) => {
-      const item = await loader.load(p.url, signal);
-      const selected = selectAssets(item, p.assets, { allowAll: true });
-      const sized = p.width || p.height;
-      const request = { ...readOptions(p), maxSize: sized ? undefined : p.max_size, width: p.width, height: p.height };
+      const request = { ...readOptions(p), ...previewSize(p) };
       const options = statisticsOptions(p);
-      const list = await readAssetsConcurrently(selected, signal, async (sel, s) => {
+      const { data } = await perAsset(p, signal, async (sel, s) => {
         const reader = await services.openCog(sel.asset.href, s);
         const img = await readLayer(sel.layer, (indexes) => reader.preview({ ...request, indexes }, s));
         return imageStatistics(img, options);
       });
-      const data: Record<string, unknown> = {};
-      selected.forEach((sel, i) => (data[sel.key] = list[i]));
       return { kind: 'json', data };
     },
   });

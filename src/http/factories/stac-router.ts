@@ -29,7 +29,7 @@ export function registerStacRouter(app: FastifyInstance, registry: RouteRegistry
   const params = { ...stacUrlParam, ...assetsExprParams };
 
   /** `allowAll`: `assets=:all:` selects every raster asset (merged statistics only). */
-  const backend = (allowAll: boolean): ImageBackend<typeof params> => ({
+  const backend = (allowAll: boolean): ImageBackend<typeof params, StacReader> => ({
     prefix,
     tag: TAG,
     params,
@@ -38,7 +38,7 @@ export function registerStacRouter(app: FastifyInstance, registry: RouteRegistry
       const item = await loader.load(p.url, signal);
       return new StacReader(item, selectAssets(item, p.assets, { allowAll }), openAsset, { expression, assetAsBand: p.asset_as_band });
     },
-    tileJsonExtras: async (p, signal) => ({ raster_layers: (await loader.load(p.url, signal)).renders }),
+    tileJsonExtras: (_p, reader) => ({ raster_layers: reader.item.renders }),
     layerTitle: (p) => p.url,
   });
 

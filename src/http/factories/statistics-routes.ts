@@ -4,37 +4,24 @@ import { Errors } from '../../errors.ts';
 import { WGS84 } from '../../geo/crs.ts';
 import { imageStatistics } from '../../raster/image-statistics.ts';
 import { coverageFractions } from '../../raster/rasterize.ts';
-import type { StatisticsOptions } from '../../raster/statistics.ts';
-import type { ReadOptions } from '../../readers/read-options.ts';
 import { parseFeatureOrCollection } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { coordCrsParam, dstCrsParam } from '../params/crs.ts';
-import { datasetParams } from '../params/dataset.ts';
-import { partSizeParams, previewSizeParams } from '../params/image-size.ts';
-import { coverScaleParam, histogramParams, statisticsParams } from '../params/statistics.ts';
+import { datasetParams, readOptions } from '../params/dataset.ts';
+import { partSize, partSizeParams, previewSize, previewSizeParams } from '../params/image-size.ts';
+import { coverScaleParam, histogramParams, statisticsOptions, statisticsParams } from '../params/statistics.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { readFeature } from './feature-read.ts';
 import { postProcessFor } from './image-output.ts';
 
-export interface StatisticsRouteOptions {
-  /** GET /statistics over the whole dataset (false for granule mosaics: the world has no preview). */
-  withGet?: boolean;
-}
-
-export function registerStatisticsRoutes<D extends ParamDefs>(
-  app: FastifyInstance,
-  registry: RouteRegistry,
-  backend: ImageBackend<D>,
-  maxSide: number,
-  options: StatisticsRouteOptions = {},
-): void {
+export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>, maxSide: number): void {
   const { prefix } = backend;
   const tags = [backend.tag];
   const common = { ...backend.params, ...datasetParams, ...algorithmParams, ...statisticsParams, ...histogramParams };
 
-  if (options.withGet ?? true) registerRoute(app, registry, {
+  if (backend.wholeDatasetPreview ?? true) registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/statistics`,
     operationId: `${prefix.slice(1)}_statistics`,
@@ -45,8 +32,7 @@ export function registerStatisticsRoutes<D extends ParamDefs>(
     handler: async ({ params: p, signal }) => {
       const post = postProcessFor(p);
       const reader = await backend.open(p, signal);
-      const sized = p.width || p.height;
-      const img = await reader.preview({ ...readOptions(p), maxSize: sized ? undefined : p.max_size, width: p.width, height: p.height }, signal);
+      const img = await reader.preview({ ...readOptions(p), ...previewSize(p) }, signal);
       return { kind: 'json', data: imageStatistics(post(img), statisticsOptions(p)) };
     },
   });
@@ -75,9 +61,7 @@ export function registerStatisticsRoutes<D extends ParamDefs>(
         const request = {
           ...readOptions(p),
           dstCrs,
-          maxSize: p.width && p.height ? undefined : p.max_size,
-          width: p.width,
-          height: p.height,
+          ...partSize(p),
           alignBoundsWithDataset: true,
         };
         const { cut, pixels, used } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
@@ -95,18 +79,4 @@ export function registerStatisticsRoutes<D extends ParamDefs>(
       return { kind: 'json', contentType: 'application/geo+json', data: input };
     },
   });
-}
-
-export function readOptions(p: { nodata?: number; unscale: boolean; resampling: ReadOptions['resampling']; reproject: ReadOptions['reproject'] }): ReadOptions {
-  return { nodata: p.nodata, unscale: p.unscale, resampling: p.resampling, reproject: p.reproject };
-}
-
-export function statisticsOptions(p: {
-  categorical: boolean;
-  c?: number[];
-  p: number[];
-  histogram_bins?: number | number[];
-  histogram_range?: [number, number];
-}): StatisticsOptions {
-  return { categorical: p.categorical, categories: p.c, percentiles: p.p, histogramBins: p.histogram_bins ?? 10, histogramRange: p.histogram_range };
 }

@@ -2,28 +2,30 @@
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
 import type { Bounds } from '../../geo/bounds.ts';
-import { getTileMatrixSet, TMS_IDS, type TileMatrixLimits, type TileMatrixSet } from '../../geo/tms.ts';
-import { IMAGE_FORMATS, mediaType } from '../../raster/render/index.ts';
+import { getTileMatrixSet, type TileMatrixLimits, type TileMatrixSet } from '../../geo/tms.ts';
+import { IMAGE_FORMATS } from '../../raster/render/index.ts';
 import { mapPage } from '../pages/map-page.ts';
 import { wmtsCapabilities } from '../pages/wmts.ts';
 import { algorithmParams } from '../params/algorithm.ts';
-import { datasetParams } from '../params/dataset.ts';
+import { datasetParams, readOptions } from '../params/dataset.ts';
+import { imageFormatPathParam } from '../params/format.ts';
 import { colormapParams, renderParams } from '../params/render.ts';
 import { tileBufferParams, tileJsonParams, tilesizeParam } from '../params/tile.ts';
-import { tmsPathParam } from '../params/tms.ts';
-import { encodePairs, queryPairs } from '../query-string.ts';
-import { registerRoute, type ResponseDoc, type RouteRegistry } from '../route.ts';
+import { defaultTmsQueryParam, tmsPathParam } from '../params/tms.ts';
+import { encodePairs, queryPairs, queryString } from '../query-string.ts';
+import { registerRoute, type RouteRegistry } from '../route.ts';
 import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
-import { imageResponse, postProcessFor } from './image-output.ts';
-import { readOptions } from './statistics-routes.ts';
-
-const IMAGE_RESPONSE: Record<number, ResponseDoc> = {
-  200: { description: 'Return an image.', content: Object.fromEntries([...new Set(IMAGE_FORMATS.map(mediaType))].map((m) => [m, {}])) },
-};
+import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
 
 /** Query keys TiTiler drops from the tile URL of a TileJSON / map page. */
 const TILEJSON_DROP = ['tilematrixsetid', 'tile_format', 'minzoom', 'maxzoom'];
+
+/** `tilesize` a TileJSON's tile URL asks for when the request names none. */
+const TILEJSON_TILESIZE = 512;
+
+/** Query keys TiTiler drops from the WMTS tile URL template. */
+const WMTS_DROP = ['tile_format', 'use_epsg', 'tilesize', 'zooms', 'service', 'request', 'acceptversions', 'sections', 'updatesequence', 'acceptformats'];
 
 /** Zoom levels the map page's grid viewer knows at most (user-given maxzoom can be anything). */
 const MAX_MAP_ZOOMS = 64;
@@ -63,7 +65,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
       params: {
         ...tmsPathParam,
         ...zxy,
-        ...(withFormat ? { format: P.enumeration(IMAGE_FORMATS).path().describe('Output image type.') } : {}),
+        ...(withFormat ? imageFormatPathParam : {}),
         ...tilesizeParam,
         ...tileParams,
       },
@@ -82,35 +84,6 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
   }
 
   const tileJsonParamsAll = { ...tilesizeParam, ...tileJsonParams, ...tileParams };
-  const tilejson = async (
-    tmsId: string,
-    p: { tilesize?: number; tile_format?: string; minzoom?: number; maxzoom?: number },
-    url: string,
-    baseUrl: string,
-    defaultTilesize: number,
-    open: () => Promise<{ reader: Awaited<ReturnType<ImageBackend<D>['open']>>; extras: Record<string, unknown> }>,
-  ): Promise<Record<string, unknown>> => {
-    const tms = getTileMatrixSet(tmsId);
-    const { reader, extras } = await open();
-    const zooms = reader.zoomRange(tms);
-    const minzoom = p.minzoom ?? zooms.minzoom;
-    const maxzoom = p.maxzoom ?? zooms.maxzoom;
-    const b = reader.boundsIn(tms.geographicCrs);
-    const pairs = queryPairs(url, TILEJSON_DROP);
-    if (!pairs.some(([k]) => k === 'tilesize')) pairs.push(['tilesize', String(defaultTilesize)]);
-    const ext = p.tile_format ? `.${p.tile_format}` : '';
-    return {
-      tilejson: '3.0.0',
-      version: '1.0.0',
-      scheme: 'xyz',
-      tiles: [`${baseUrl}${prefix}/tiles/${tms.id}/{z}/{x}/{y}${ext}${encodePairs(pairs)}`],
-      minzoom,
-      maxzoom,
-      bounds: b,
-      center: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, minzoom],
-      ...extras,
-    };
-  };
 
   for (const inPath of [true, false]) {
     registerRoute(app, registry, {
@@ -119,16 +92,30 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
       operationId: `${op}_tilejson${inPath ? '' : '_default_tms'}`,
       summary: 'Return a TileJSON 3.0.0 document.',
       tags,
-      params: inPath
-        ? { ...tmsPathParam, ...tileJsonParamsAll }
-        : { tileMatrixSetId: P.literal(TMS_IDS).default('WebMercatorQuad').describe('Tile matrix set (default WebMercatorQuad).'), ...tileJsonParamsAll },
+      params: { ...(inPath ? tmsPathParam : defaultTmsQueryParam), ...tileJsonParamsAll },
       responses: { 200: { description: 'TileJSON.', content: { 'application/json': {} } } },
       handler: async ({ params: p, request, baseUrl, signal }) => {
         postProcessFor(p); // validate algorithm parameters, as tiles would
-        const data = await tilejson(p.tileMatrixSetId as string, p, request.url, baseUrl, 512, async () => ({
-          reader: await backend.open(p, signal),
-          extras: backend.tileJsonExtras ? await backend.tileJsonExtras(p, signal) : {},
-        }));
+        const tms = getTileMatrixSet(p.tileMatrixSetId);
+        const reader = await backend.open(p, signal);
+        const zooms = reader.zoomRange(tms);
+        const minzoom = p.minzoom ?? zooms.minzoom;
+        const maxzoom = p.maxzoom ?? zooms.maxzoom;
+        const b = reader.boundsIn(tms.geographicCrs);
+        const pairs = queryPairs(request.url, TILEJSON_DROP);
+        if (!pairs.some(([k]) => k === 'tilesize')) pairs.push(['tilesize', String(TILEJSON_TILESIZE)]);
+        const ext = p.tile_format ? `.${p.tile_format}` : '';
+        const data = {
+          tilejson: '3.0.0',
+          version: '1.0.0',
+          scheme: 'xyz',
+          tiles: [`${baseUrl}${prefix}/tiles/${tms.id}/{z}/{x}/{y}${ext}${encodePairs(pairs)}`],
+          minzoom,
+          maxzoom,
+          bounds: b,
+          center: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, minzoom],
+          ...backend.tileJsonExtras?.(p, reader),
+        };
         return { kind: 'json', data };
       },
     });
@@ -141,14 +128,12 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
       operationId: `${op}_map${inPath ? '' : '_default_tms'}`,
       summary: 'Map viewer of the dataset (MapLibre GL JS for WebMercatorQuad, a tile-grid viewer for the other TMSs).',
       tags,
-      params: inPath
-        ? { ...tmsPathParam, ...tileJsonParamsAll }
-        : { tileMatrixSetId: P.literal(TMS_IDS).default('WebMercatorQuad').describe('Tile matrix set (default WebMercatorQuad).'), ...tileJsonParamsAll },
+      params: { ...(inPath ? tmsPathParam : defaultTmsQueryParam), ...tileJsonParamsAll },
       responses: { 200: { description: 'HTML page.', content: { 'text/html': {} } } },
       handler: async ({ params: p, request, baseUrl, signal }) => {
         postProcessFor(p);
         const reader = await backend.open(p, signal); // fail early (404/403/…) rather than serving a page of broken tiles
-        const tmsId = p.tileMatrixSetId as string;
+        const tmsId = p.tileMatrixSetId;
         const tms = getTileMatrixSet(tmsId);
         const zooms = reader.zoomRange(tms);
         const all = queryPairs(request.url, []);
@@ -158,7 +143,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
           title: backend.layerTitle(p),
           tms: tms.toJSON() as Record<string, unknown>,
           tilejsonUrl: `${baseUrl}${prefix}/${tmsId}/tilejson.json${encodePairs(all.filter(([k]) => k.toLowerCase() !== 'tilematrixsetid'))}`,
-          pointUrl: `${baseUrl}${prefix}/point/{lon},{lat}${encodePairs(queryPairs(request.url, pointDrop))}`,
+          pointUrl: `${baseUrl}${prefix}/point/{lon},{lat}${queryString(request.url, pointDrop)}`,
           staticBase: `${baseUrl}/static`,
           datasetBounds: reader.boundsIn(tms.crs),
           limits: mapLimits(tms, reader.boundsIn(tms.geographicCrs), p.minzoom ?? zooms.minzoom, p.maxzoom ?? zooms.maxzoom),
@@ -190,13 +175,13 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
         const [lo, hi] = range.split(',').map(Number);
         zoomOverrides.set(id, [lo, hi]);
       }
-      const drop = ['tile_format', 'use_epsg', 'tilesize', 'zooms', 'service', 'request', 'acceptversions', 'sections', 'updatesequence', 'acceptformats'];
+      const qs = queryString(request.url, WMTS_DROP);
       const xml = wmtsCapabilities({
         requestUrl: `${baseUrl}${request.url}`,
         title: backend.layerTitle(p),
         format: p.tile_format,
         useEpsg: p.use_epsg,
-        tileUrl: (tmsId) => `${baseUrl}${prefix}/tiles/${tmsId}/{TileMatrix}/{TileCol}/{TileRow}.${p.tile_format}${encodePairs(queryPairs(request.url, drop))}`,
+        tileUrl: (tmsId) => `${baseUrl}${prefix}/tiles/${tmsId}/{TileMatrix}/{TileCol}/{TileRow}.${p.tile_format}${qs}`,
         reader,
         zoomOverrides,
       });

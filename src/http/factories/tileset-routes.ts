@@ -5,10 +5,11 @@ import { getTileMatrixSet, TMS_IDS } from '../../geo/tms.ts';
 import { tileSetListPage, tileSetPage } from '../pages/tileset-pages.ts';
 import { crsParam } from '../params/crs.ts';
 import { fParam, wantsHtml } from '../params/format.ts';
+import { zoomOverrideParams } from '../params/tile.ts';
 import { tmsPathParam } from '../params/tms.ts';
 import { queryString } from '../query-string.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
-import { P, type ParamDefs } from '../validation/params.ts';
+import type { ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 
 const schemeLink = (baseUrl: string, id: string) => ({
@@ -62,8 +63,7 @@ export function registerTileSetRoutes<D extends ParamDefs>(app: FastifyInstance,
     params: {
       ...tmsPathParam,
       ...backend.params,
-      minzoom: P.int().describe('Overwrite default minzoom.'),
-      maxzoom: P.int().describe('Overwrite default maxzoom.'),
+      ...zoomOverrideParams,
       ...fParam,
     },
     responses: { 200: { description: 'TileSet metadata.', content: { 'application/json': {}, 'text/html': {} } } },

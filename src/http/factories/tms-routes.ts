@@ -1,7 +1,7 @@
 /** /tileMatrixSets and /tileMatrixSets/{id} (TiTiler TMSFactory). */
 import type { FastifyInstance } from 'fastify';
 import { getTileMatrixSet, TMS_IDS } from '../../geo/tms.ts';
-import { jsonBlock, page } from '../pages/html.ts';
+import { escapeHtml, jsonBlock, linkListPage, page } from '../pages/html.ts';
 import { fParam, wantsHtml } from '../params/format.ts';
 import { tmsPathParam } from '../params/tms.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
@@ -31,8 +31,8 @@ export function registerTmsRoutes(app: FastifyInstance, registry: RouteRegistry)
         })),
       };
       if (wantsHtml(params.f, request.headers.accept)) {
-        const items = data.tileMatrixSets.map((t) => `<li><a href="${t.links[0].href}">${t.id}</a></li>`).join('');
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('TileMatrixSets', `<h1>TileMatrixSets</h1><ul>${items}</ul>`) };
+        const items = data.tileMatrixSets.map((t) => ({ href: t.links[0].href, label: t.id }));
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: linkListPage('TileMatrixSets', items) };
       }
       return { kind: 'json', data };
     },
@@ -49,7 +49,7 @@ export function registerTmsRoutes(app: FastifyInstance, registry: RouteRegistry)
     handler: async ({ params, request }) => {
       const data = getTileMatrixSet(params.tileMatrixSetId).toJSON();
       if (wantsHtml(params.f, request.headers.accept)) {
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page(params.tileMatrixSetId, `<h1>${params.tileMatrixSetId}</h1>${jsonBlock(data)}`) };
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page(params.tileMatrixSetId, `<h1>${escapeHtml(params.tileMatrixSetId)}</h1>${jsonBlock(data)}`) };
       }
       return { kind: 'json', data };
     },

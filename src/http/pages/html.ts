@@ -13,3 +13,14 @@ ${head}</head><body>${body}</body></html>`;
 
 /** JSON shown in a page, escaped. */
 export const jsonBlock = (data: unknown): string => `<pre>${escapeHtml(JSON.stringify(data, null, 2))}</pre>`;
+
+export interface PageLink {
+  href: string;
+  label: string;
+}
+
+/** A titled page listing links (optionally after an intro paragraph); every value escaped. */
+export function linkListPage(title: string, items: readonly PageLink[], intro?: string): string {
+  const list = items.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`).join('');
+  return page(title, `<h1>${escapeHtml(title)}</h1>${intro === undefined ? '' : `<p>${escapeHtml(intro)}</p>`}<ul>${list}</ul>`);
+}

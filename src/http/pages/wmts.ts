@@ -4,7 +4,7 @@ import { getTileMatrixSet, TMS_IDS } from '../../geo/tms.ts';
 import type { ImageReader } from '../../readers/image-reader.ts';
 import { mediaType, type ImageFormat } from '../../raster/render/index.ts';
 
-export const xmlEscape = (s: string): string =>
+const xmlEscape = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 export interface WmtsInput {

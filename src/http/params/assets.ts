@@ -5,21 +5,24 @@
  */
 import { parseAssetRequest, type AssetRequest } from '../../readers/stac/asset-request.ts';
 import { fail, Problems } from '../validation/issues.ts';
-import { P, Param } from '../validation/params.ts';
+import { P } from '../validation/params.ts';
 
 const ASSETS_DESCRIPTION =
   'Asset names, repeatable (`assets=B01&assets=B09`). Per-asset options: `name|bidx=1,2`, `name|expression=b1*2` ' +
   "(on that asset's own bands), `name|bands=red,green` (STAC band names). `:all:` selects every raster asset on " +
   '/info, /info.geojson, /asset_statistics and /statistics.';
 
-const assetsParam = new Param<AssetRequest, AssetRequest[]>(
-  (raw) => {
-    const r = parseAssetRequest(raw);
-    return typeof r === 'string' ? fail(Problems.value(r)) : r;
-  },
-  { type: 'array', items: { type: 'string' } },
-  { location: 'query', required: true, multi: true, checks: [], description: ASSETS_DESCRIPTION },
-);
+/** One `assets` value in the per-asset notation (repeat with `.list()`). */
+export const assetRequestValue = () =>
+  P.custom<AssetRequest>(
+    (raw) => {
+      const r = parseAssetRequest(raw);
+      return typeof r === 'string' ? fail(Problems.value(r)) : r;
+    },
+    { type: 'string' },
+  );
+
+const assetsParam = assetRequestValue().list().required().describe(ASSETS_DESCRIPTION);
 
 export const assetsParams = { assets: assetsParam };
 

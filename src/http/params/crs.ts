@@ -4,7 +4,7 @@ import { parseCrs } from '../../geo/crs.ts';
 import { fail, Problems } from '../validation/issues.ts';
 import { P } from '../validation/params.ts';
 
-export const crsValue = () =>
+const crsValue = () =>
   P.custom<Crs>(
     (raw) => {
       try {

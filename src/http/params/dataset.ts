@@ -1,8 +1,8 @@
 /** Dataset location, band selection and read options (TiTiler's path/layer/dataset dependencies). */
 import { READ_RESAMPLING, WARP_RESAMPLING } from '../../raster/resampling.ts';
-import { fail, Problems } from '../validation/issues.ts';
+import type { ReadOptions } from '../../readers/read-options.ts';
+import { fail, isProblem, Problems } from '../validation/issues.ts';
 import { P, parsePyFloat } from '../validation/params.ts';
-import { isProblem } from '../validation/issues.ts';
 
 export const urlParam = {
   url: P.str().required().describe('Dataset URL: local path or file:// under the allowed roots, http(s)://, or s3://bucket/key.'),
@@ -13,12 +13,9 @@ export const bidxExpressionParams = {
   expression: P.str().describe("rio-tiler band math over b1..bN, e.g. `(b2-b1)/(b2+b1)`; several outputs separated by ';'."),
 };
 
-/** `nodata`: "nan", "inf", "-inf" or a number. */
+/** `nodata`: anything Python's float() accepts ("nan", "inf", "-inf", numbers), like TiTiler's `float(nodata)`. */
 const nodataParam = P.custom<number>(
   (raw) => {
-    if (raw === 'nan') return NaN;
-    if (raw === 'inf') return Infinity;
-    if (raw === '-inf') return -Infinity;
     const v = parsePyFloat(raw);
     return isProblem(v) ? fail(Problems.value(`could not convert string to float: '${raw}'`)) : v;
   },
@@ -31,3 +28,8 @@ export const datasetParams = {
   resampling: P.literal(READ_RESAMPLING).default('nearest').describe('Read resampling method.'),
   reproject: P.literal(WARP_RESAMPLING).default('nearest').describe('Warp resampling method (used only when re-projecting).'),
 };
+
+/** The reader options of parsed `datasetParams`. */
+export function readOptions(p: { nodata?: number; unscale: boolean; resampling: ReadOptions['resampling']; reproject: ReadOptions['reproject'] }): ReadOptions {
+  return { nodata: p.nodata, unscale: p.unscale, resampling: p.resampling, reproject: p.reproject };
+}

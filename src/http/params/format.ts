@@ -1,13 +1,19 @@
-/** `f` output negotiation parameter for JSON/HTML endpoints, and TiTiler's Accept algorithm (§1.5). */
+/**
+ * Output format parameters: `f` negotiation for JSON/HTML endpoints with TiTiler's Accept
+ * algorithm (§1.5), and the image `{format}` path segment.
+ */
+import { IMAGE_FORMATS } from '../../raster/render/index.ts';
 import { P } from '../validation/params.ts';
 
 export const fParam = { f: P.literal(['html', 'json'] as const).describe('Response media type.') };
+
+export const imageFormatPathParam = { format: P.enumeration(IMAGE_FORMATS).path().describe('Output image type.') };
 
 /**
  * TiTiler's accept_media_type: q-groups in descending order, candidates in the endpoint's order,
  * exact media-type match; a bare `*` picks the first candidate. `*\/*` is not a wildcard (TiTiler quirk kept).
  */
-export function negotiate(accept: string | undefined, candidates: readonly string[]): string | null {
+function negotiate(accept: string | undefined, candidates: readonly string[]): string | null {
   if (!accept) return null;
   const groups = new Map<number, Set<string>>();
   let star = false;

@@ -3,13 +3,13 @@
  * `parseParams`, then turn the values into a GranuleQuery with `granuleQueryFromParams`
  * (src/search/query-params.ts), passing the route's coverage-tolerance default.
  *
- * The legacy names `concept_id` and `datetime` are declared separately (`legacyGranuleSearchAliases`):
- * parse them too, but leave them out of the OpenAPI parameter list (they are hidden aliases).
+ * The legacy names `concept_id` and `datetime` are declared separately (`legacyGranuleSearchAliases`)
+ * as hidden parameters: parsed, but left out of the OpenAPI parameter list.
  */
 import type { Bounds } from '../../geo/bounds.ts';
 import { MAX_ITEMS_LIMIT, parseBoundingBox } from '../../search/query-params.ts';
 import { fail, Problems } from '../validation/issues.ts';
-import { P, Param } from '../validation/params.ts';
+import { P } from '../validation/params.ts';
 
 const boundingBoxParam = P.custom<Bounds>(
   (raw) => {
@@ -20,7 +20,7 @@ const boundingBoxParam = P.custom<Bounds>(
 );
 
 /** The CMR filters, forwarded to CMR. */
-export const cmrFilterParams = {
+const cmrFilterParams = {
   collection_concept_id: P.str().describe('CMR collection concept id (e.g. `C2021957657-LPCLOUD`) whose granules are searched.'),
   temporal: P.str().describe(
     'Time range `<start>/<end>` in ISO 8601 (either side may be open: `<start>/`, `/<end>`); a single datetime means that instant (sent to CMR as `t/t`).',
@@ -36,7 +36,7 @@ export const cmrFilterParams = {
 };
 
 /** Search behaviour; `coverageTolerance` is the route's default (§3.2: 0.01 raster, 0 array and granule listings). */
-export function searchBehaviourParams(defaults: { coverageTolerance: number }) {
+function searchBehaviourParams(defaults: { coverageTolerance: number }) {
   return {
     items_limit: P.int().ge(1).le(MAX_ITEMS_LIMIT).default(100).describe('Maximum number of granules taken from CMR for one search.'),
     exitwhenfull: P.bool().default(true).describe('Stop searching once the granule footprints cover the requested area (grown by `coverage_tolerance`).'),
@@ -54,11 +54,8 @@ export function granuleSearchParams(defaults: { coverageTolerance: number }) {
   return { ...cmrFilterParams, ...searchBehaviourParams(defaults) };
 }
 
-const hidden = <T, O>(p: Param<T, O>, description: string): Param<T, O> =>
-  new Param<T, O>(p.parseOne, p.schema, { ...p.opts, deprecated: true, description });
-
 /** Hidden legacy aliases (0.x names), used only when the new name is absent. */
 export const legacyGranuleSearchAliases = {
-  concept_id: hidden(P.str(), 'Deprecated alias of `collection_concept_id`.'),
-  datetime: hidden(P.str(), 'Deprecated alias of `temporal`.'),
+  concept_id: P.str().hidden().describe('Deprecated alias of `collection_concept_id`.'),
+  datetime: P.str().hidden().describe('Deprecated alias of `temporal`.'),
 };

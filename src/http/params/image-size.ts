@@ -16,3 +16,19 @@ export function partSizeParams(maxSide: number) {
     width: P.int().gt(0).le(maxSide).describe('Force output image width.'),
   };
 }
+
+interface SizeValues {
+  max_size?: number;
+  width?: number;
+  height?: number;
+}
+
+/** Preview rule (rio-tiler preview): width or height given → max_size is ignored. */
+export function previewSize(p: SizeValues): { maxSize?: number; width?: number; height?: number } {
+  return { maxSize: p.width || p.height ? undefined : p.max_size, width: p.width, height: p.height };
+}
+
+/** Part/feature rule (rio-tiler part): max_size applies unless both width and height are given. */
+export function partSize(p: SizeValues): { maxSize?: number; width?: number; height?: number } {
+  return { maxSize: p.width && p.height ? undefined : p.max_size, width: p.width, height: p.height };
+}

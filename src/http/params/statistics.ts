@@ -1,4 +1,5 @@
 /** Statistics and histogram options (TiTiler StatisticsParams, HistogramParams, CoverScaleParams). */
+import type { StatisticsOptions } from '../../raster/statistics.ts';
 import { fail, Problems } from '../validation/issues.ts';
 import { P } from '../validation/params.ts';
 
@@ -42,3 +43,14 @@ export const histogramParams = {
 export const coverScaleParam = {
   cover_scale: P.int().gt(0).le(1000).default(10).describe('Rasterization factor used to estimate pixel coverage by the geometry.'),
 };
+
+/** The statistics options of parsed `statisticsParams` and `histogramParams`. */
+export function statisticsOptions(p: {
+  categorical: boolean;
+  c?: number[];
+  p: number[];
+  histogram_bins?: number | number[];
+  histogram_range?: [number, number];
+}): StatisticsOptions {
+  return { categorical: p.categorical, categories: p.c, percentiles: p.p, histogramBins: p.histogram_bins ?? 10, histogramRange: p.histogram_range };
+}

@@ -15,8 +15,13 @@ export const tileBufferParams = {
   padding: P.int().gt(0).describe('Padding to apply to each tile edge. Helps reduce resampling artefacts along edges.'),
 };
 
-export const tileJsonParams = {
-  tile_format: P.enumeration(IMAGE_FORMATS).describe('Default will be automatically defined if the output image needs a mask (png) or not (jpeg).'),
+/** Overrides of the dataset's zoom range (tile set metadata, TileJSON, map page). */
+export const zoomOverrideParams = {
   minzoom: P.int().describe('Overwrite default minzoom.'),
   maxzoom: P.int().describe('Overwrite default maxzoom.'),
+};
+
+export const tileJsonParams = {
+  tile_format: P.enumeration(IMAGE_FORMATS).describe('Default will be automatically defined if the output image needs a mask (png) or not (jpeg).'),
+  ...zoomOverrideParams,
 };

@@ -6,6 +6,7 @@
  * TiTiler clients rely on the 422 bodies. Parsers are plain functions returning a value or a
  * ProblemBox, so the hot path throws nothing.
  */
+import { pyFloat as pythonFloat } from '../../raster/render/py-float.ts';
 import { fail, isProblem, Problems, RequestValidationError, type ProblemBox, type ValidationIssue } from './issues.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -13,30 +14,38 @@ export type Location = 'query' | 'path';
 
 type ParseFn<T> = (raw: string) => T | ProblemBox;
 
+/** How a parameter is read and documented (one type for Param and its covariant view ParamLike). */
+export interface ParamOptions {
+  location: Location;
+  required: boolean;
+  multi: boolean;
+  defaultValue?: unknown;
+  description?: string;
+  name?: string;
+  /** Documented with `deprecated: true`. */
+  deprecated?: boolean;
+  /** Parsed but left out of the OpenAPI document (legacy aliases). */
+  hidden?: boolean;
+}
+
+const QUERY_OPTIONAL: ParamOptions = { location: 'query', required: false, multi: false };
+
 export class Param<T, Out = T | undefined> {
   /** Phantom field carrying the output type. */
   declare readonly _out: Out;
   constructor(
     readonly parseOne: ParseFn<T>,
     readonly schema: JsonSchema,
-    readonly opts: {
-      location: Location;
-      required: boolean;
-      multi: boolean;
-      defaultValue?: unknown;
-      description?: string;
-      name?: string;
-      checks: Array<(v: T) => ProblemBox | undefined>;
-      deprecated?: boolean;
-    } = { location: 'query', required: false, multi: false, checks: [] },
+    readonly opts: ParamOptions = QUERY_OPTIONAL,
+    readonly checks: ReadonlyArray<(v: T) => ProblemBox | undefined> = [],
   ) {}
 
-  private with<O>(patch: Partial<Param<T>['opts']>, schemaPatch: JsonSchema = {}): Param<T, O> {
-    return new Param<T, O>(this.parseOne, { ...this.schema, ...schemaPatch }, { ...this.opts, ...patch });
+  private with<O>(patch: Partial<ParamOptions>, schemaPatch: JsonSchema = {}, checks = this.checks): Param<T, O> {
+    return new Param<T, O>(this.parseOne, { ...this.schema, ...schemaPatch }, { ...this.opts, ...patch }, checks);
   }
 
-  required(): Param<T, T> {
-    return this.with<T>({ required: true });
+  required(): Param<T, Exclude<Out, undefined>> {
+    return this.with<Exclude<Out, undefined>>({ required: true });
   }
 
   default(value: T): Param<T, T> {
@@ -45,11 +54,7 @@ export class Param<T, Out = T | undefined> {
 
   /** A repeatable query parameter (`?bidx=1&bidx=2`). */
   list(): Param<T, T[] | undefined> {
-    return new Param<T, T[] | undefined>(
-      this.parseOne,
-      { type: 'array', items: this.schema },
-      { ...this.opts, multi: true },
-    );
+    return new Param<T, T[] | undefined>(this.parseOne, { type: 'array', items: this.schema }, { ...this.opts, multi: true }, this.checks);
   }
 
   listDefault(value: T[]): Param<T, T[]> {
@@ -57,6 +62,7 @@ export class Param<T, Out = T | undefined> {
       this.parseOne,
       { type: 'array', items: this.schema, default: value },
       { ...this.opts, multi: true, defaultValue: value },
+      this.checks,
     );
   }
 
@@ -72,8 +78,18 @@ export class Param<T, Out = T | undefined> {
     return this.with<Out>({ name }) as unknown as this;
   }
 
+  /** Still accepted, documented as deprecated. */
+  deprecated(): this {
+    return this.with<Out>({ deprecated: true }) as unknown as this;
+  }
+
+  /** A deprecated alias that is accepted but not documented. */
+  hidden(): this {
+    return this.with<Out>({ deprecated: true, hidden: true }) as unknown as this;
+  }
+
   check(fn: (v: T) => ProblemBox | undefined, schemaPatch: JsonSchema = {}): this {
-    return this.with<Out>({ checks: [...this.opts.checks, fn] }, schemaPatch) as unknown as this;
+    return this.with<Out>({}, schemaPatch, [...this.checks, fn]) as unknown as this;
   }
 
   gt(limit: number): this {
@@ -97,7 +113,7 @@ export class Param<T, Out = T | undefined> {
   parseValue(raw: string): T | ProblemBox {
     const v = this.parseOne(raw);
     if (isProblem(v)) return v;
-    for (const check of this.opts.checks) {
+    for (const check of this.checks) {
       const p = check(v);
       if (p) return p;
     }
@@ -109,9 +125,8 @@ export class Param<T, Out = T | undefined> {
 // Scalar parsers with pydantic v2 lax-mode rules.
 
 const INT_RE = /^\s*[+-]?\d+(_\d+)*\s*$/;
-const FLOAT_RE = /^\s*[+-]?((\d+(_\d+)*)?\.?\d*(_\d+)*([eE][+-]?\d+)?|inf|infinity|nan)\s*$/i;
 
-export function parseIntStrict(raw: string): number | ProblemBox {
+function parseIntStrict(raw: string): number | ProblemBox {
   if (!INT_RE.test(raw)) {
     // pydantic accepts "5.0"-like strings that denote an exact integer
     const f = Number(raw.trim());
@@ -121,20 +136,16 @@ export function parseIntStrict(raw: string): number | ProblemBox {
   return Number(raw.replace(/_/g, '').trim());
 }
 
+/** Python's `float(str)` (the raster layer's parser), failing as pydantic's float_parsing. */
 export function parsePyFloat(raw: string): number | ProblemBox {
-  const s = raw.trim();
-  if (s === '' || !FLOAT_RE.test(s) || s === '.' || /^[+-]?\.?$/.test(s)) return fail(Problems.float());
-  const lower = s.toLowerCase().replace(/_/g, '');
-  if (/^[+-]?(inf|infinity)$/.test(lower)) return lower.startsWith('-') ? -Infinity : Infinity;
-  if (/^[+-]?nan$/.test(lower)) return NaN;
-  const n = Number(lower);
-  return Number.isNaN(n) ? fail(Problems.float()) : n;
+  const n = pythonFloat(raw);
+  return n === null ? fail(Problems.float()) : n;
 }
 
 const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 
-export function parsePyBool(raw: string): boolean | ProblemBox {
+function parsePyBool(raw: string): boolean | ProblemBox {
   const s = raw.trim().toLowerCase();
   if (TRUE.has(s)) return true;
   if (FALSE.has(s)) return false;
@@ -168,14 +179,7 @@ export const P = {
 export interface ParamLike<Out = unknown> {
   readonly _out: Out;
   readonly schema: JsonSchema;
-  readonly opts: {
-    location: Location;
-    required: boolean;
-    multi: boolean;
-    defaultValue?: unknown;
-    description?: string;
-    name?: string;
-  };
+  readonly opts: ParamOptions;
   parseValue(raw: string): unknown;
 }
 
@@ -232,20 +236,23 @@ function toIssue(box: ProblemBox, loc: Array<string | number>, input: unknown): 
   return issue;
 }
 
-/** OpenAPI parameter objects for a set of definitions. */
+/** OpenAPI parameter objects for a set of definitions (hidden aliases left out). */
 export function openApiParameters(defs: ParamDefs): JsonSchema[] {
-  return Object.entries(defs).map(([key, def]) => {
-    const p: JsonSchema = {
-      name: def.opts.name ?? key,
-      in: def.opts.location,
-      required: def.opts.required,
-      schema: def.schema,
-    };
-    if (def.opts.description) p['description'] = def.opts.description;
-    if (def.opts.multi) {
-      p['style'] = 'form';
-      p['explode'] = true;
-    }
-    return p;
-  });
+  return Object.entries(defs)
+    .filter(([, def]) => !def.opts.hidden)
+    .map(([key, def]) => {
+      const p: JsonSchema = {
+        name: def.opts.name ?? key,
+        in: def.opts.location,
+        required: def.opts.required,
+        schema: def.schema,
+      };
+      if (def.opts.description) p['description'] = def.opts.description;
+      if (def.opts.deprecated) p['deprecated'] = true;
+      if (def.opts.multi) {
+        p['style'] = 'form';
+        p['explode'] = true;
+      }
+      return p;
+    });
 }
