@@ -369,11 +369,16 @@ describe('/stac items: relative and absolute hrefs, local and over HTTP', () => 
     writeFileSync(path.join(tmp, 'item-http.json'), abs(http.url));
     writeFileSync(path.join(tmp, 'item-file.json'), abs(`file://${fixture('stac')}`));
     writeFileSync(path.join(tmp, 'item-path.json'), abs(fixture('stac')));
-    const outside = structuredClone(item);
-    outside.assets['red'].href = '/etc/hostname';
+    // only 'red' is broken in these two: the other assets point at the real fixtures, so the
+    // request's failure can only come from 'red' (several failing assets would race).
+    const withRed = (href: string) => {
+      const copy = JSON.parse(abs(fixture('stac'))) as typeof item;
+      copy.assets['red'].href = href;
+      return copy;
+    };
+    const outside = withRed('/etc/hostname');
     writeFileSync(path.join(tmp, 'item-outside.json'), JSON.stringify(outside));
-    const ghost = structuredClone(item);
-    ghost.assets['red'].href = './ghost.tif';
+    const ghost = withRed('./ghost.tif');
     writeFileSync(path.join(tmp, 'item-ghost.json'), JSON.stringify(ghost));
     itemServer = await startRangeServer({ root: tmp });
     local = await startTestServer((c) => {
