@@ -131,7 +131,7 @@ async function decodeBlock(
       break;
     case Compression.Deflate:
     case Compression.DeflateOld:
-      raw = await inflateBlock(bytes, expected, opts.maxBlockBytes);
+      raw = inflateBlock(bytes, expected);
       break;
     case Compression.PackBits:
       raw = packbitsDecode(bytes, expected);

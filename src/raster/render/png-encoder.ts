@@ -7,7 +7,9 @@
  * filtered with one heuristic pass (the cheapest of Sub/Up/Paeth by sum of absolute residuals,
  * like libpng's minimum-sum heuristic without the rarely chosen Average) and deflated by node:zlib.
  */
-import { deflate, deflateSync, constants } from 'node:zlib';
+import * as zlib from 'node:zlib';
+import { constants, deflateSync } from 'node:zlib';
+import { deflateBound, deflateInto } from '../../util/zlib-handle.ts';
 import { BYTE_SCRATCH } from '../../util/scratch-pool.ts';
 
 const CRC_TABLE = (() => {
@@ -173,29 +175,35 @@ function upScanlines(raw: Uint8Array, out: Uint8Array, rowBytes: number, height:
   }
 }
 
-function chunk(type: string, body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + body.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, body.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(body, 8);
-  view.setUint32(8 + body.length, crc32(out, 4, 8 + body.length));
-  return out;
-}
-
 const SIGNATURE = Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10);
+const IEND = Uint8Array.of(0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82);
 
+/** node ≥ 20.15 has a native (SIMD) CRC-32; the table loop is the fallback. */
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+const crcOf = (buf: Uint8Array, start: number, end: number): number =>
+  nativeCrc32 ? nativeCrc32(buf.subarray(start, end)) >>> 0 : crc32(buf, start, end);
+
+/** signature, IHDR, one IDAT and IEND in one buffer of the exact size. */
 function assemble(input: PngInput, idat: Uint8Array): Buffer {
-  const ihdr = new Uint8Array(13);
-  const v = new DataView(ihdr.buffer);
-  v.setUint32(0, input.width);
-  v.setUint32(4, input.height);
-  ihdr[8] = input.data instanceof Uint16Array ? 16 : 8;
-  ihdr[9] = COLOR_TYPE[input.channels];
-  ihdr[10] = 0; // deflate
-  ihdr[11] = 0; // adaptive filtering
-  ihdr[12] = 0; // no interlace
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+  const out = Buffer.allocUnsafe(8 + 25 + 12 + idat.length + 12);
+  const v = new DataView(out.buffer, out.byteOffset, out.length);
+  out.set(SIGNATURE, 0);
+  v.setUint32(8, 13);
+  out.write('IHDR', 12, 'latin1');
+  v.setUint32(16, input.width);
+  v.setUint32(20, input.height);
+  out[24] = input.data instanceof Uint16Array ? 16 : 8;
+  out[25] = COLOR_TYPE[input.channels];
+  out[26] = 0; // deflate
+  out[27] = 0; // adaptive filtering
+  out[28] = 0; // no interlace
+  v.setUint32(29, crcOf(out, 12, 29));
+  v.setUint32(33, idat.length);
+  out.write('IDAT', 37, 'latin1');
+  out.set(idat, 41);
+  v.setUint32(41 + idat.length, crcOf(out, 37, 41 + idat.length));
+  out.set(IEND, 45 + idat.length);
+  return out;
 }
 
 /** The synchronous variant, for benchmarks and tests. */
@@ -204,16 +212,16 @@ export function encodePngSync(input: PngInput): Buffer {
 }
 
 /**
- * Same as encodePngSync, with zlib running on the libuv thread pool. `input.data` is read
- * before this returns, so the caller may reuse it at once.
+ * Same as encodePngSync, deflating on a reused zlib handle (src/util/zlib-handle.ts) into pooled
+ * scratch: a tile allocates only its PNG. `input.data` is not kept.
  */
-export function encodePng(input: PngInput): Promise<Buffer> {
+export function encodePng(input: PngInput): Buffer {
   const scan = filterScanlines(input, BYTE_SCRATCH.acquire(scanlinesLength(input)));
-  return new Promise((resolve, reject) => {
-    deflate(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY, chunkSize: 64 * 1024 }, (err, idat) => {
-      BYTE_SCRATCH.release(scan);
-      if (err) reject(err);
-      else resolve(assemble(input, idat));
-    });
-  });
+  const scratch = BYTE_SCRATCH.acquire(deflateBound(scan.length));
+  try {
+    const idat = deflateInto(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY }, scratch);
+    return assemble(input, idat);
+  } finally {
+    BYTE_SCRATCH.release(scan, scratch);
+  }
 }

@@ -83,7 +83,7 @@ async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promi
   }
   const encoding = encodePng({ width: img.width, height: img.height, channels: 4, data: rgba, ...PNG_PROFILE.png });
   BYTE_SCRATCH.release(rgba); // read synchronously by encodePng
-  return { body: await encoding, contentType: mediaType('png'), format: 'png' };
+  return { body: encoding, contentType: mediaType('png'), format: 'png' };
 }
 
 /** Steps 4–6: rescale, color formula, colormap. */

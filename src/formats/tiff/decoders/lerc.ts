@@ -9,7 +9,7 @@ import * as Lerc from 'lerc';
 import { Errors } from '../../../errors.ts';
 import type { DType, TypedArray } from '../../../raster/dtype.ts';
 import { allocate, dtypeCtor, isFloat } from '../../../raster/dtype.ts';
-import { inflateBlock } from './inflate.ts';
+import { inflateUnsized } from './inflate.ts';
 import { zstdDecode } from './zstd.ts';
 
 let ready: Promise<void> | null = null;
@@ -28,7 +28,7 @@ export interface LercBlock {
 export async function lercDecode(input: Uint8Array, block: LercBlock): Promise<TypedArray[]> {
   let blob = input;
   const rawBytes = block.width * block.height * block.samples * 8;
-  if (block.outer === 1) blob = await inflateBlock(input, null, block.maxBytes);
+  if (block.outer === 1) blob = await inflateUnsized(input, block.maxBytes);
   else if (block.outer === 2) blob = await zstdDecode(input, Math.min(block.maxBytes, rawBytes * 2 + 65536), null);
   else if (block.outer !== 0) throw Errors.unsupported(`Unsupported LERC additional compression ${block.outer}`);
   await loadLerc();

@@ -1,0 +1,44 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateSync, inflateSync, constants } from 'node:zlib';
+import { deflateInto, inflateInto, ZlibDataError } from '../../src/util/zlib-handle.ts';
+
+const data = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 251 ^ (i >> 9));
+const settings = { level: 1, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY };
+
+describe('reused zlib handles', () => {
+  it('inflate fills the output exactly, ignores what follows and reports short streams', () => {
+    const z = deflateSync(data);
+    const out = new Uint8Array(data.length);
+    assert.equal(inflateInto(z, out), data.length);
+    assert.deepEqual(out, data);
+    const head = new Uint8Array(1000);
+    assert.equal(inflateInto(z, head), 1000);
+    assert.deepEqual(head, data.subarray(0, 1000));
+    const cut = z.subarray(0, z.length >> 1);
+    const n = inflateInto(cut, new Uint8Array(data.length));
+    assert.ok(n > 0 && n < data.length, `short stream gave ${n}`);
+  });
+
+  it('corrupt data throws, and the next call works on a fresh handle', () => {
+    const bad = Uint8Array.from(deflateSync(data));
+    bad[10] ^= 0xff;
+    bad[11] ^= 0x55;
+    assert.throws(() => inflateInto(bad, new Uint8Array(data.length)), ZlibDataError);
+    assert.throws(() => inflateInto(Uint8Array.of(1, 2, 3, 4), new Uint8Array(10)), ZlibDataError);
+    const out = new Uint8Array(data.length);
+    assert.equal(inflateInto(deflateSync(data), out), data.length);
+    assert.deepEqual(out, data);
+  });
+
+  it('deflate output inflates back, also when the scratch must grow, and repeats identically', () => {
+    const big = deflateInto(data, settings, new Uint8Array(data.length + 1024));
+    assert.deepEqual(new Uint8Array(inflateSync(big)), data);
+    const grown = deflateInto(data, settings, new Uint8Array(16));
+    assert.deepEqual(grown, big);
+    assert.deepEqual(deflateInto(data, settings, new Uint8Array(data.length + 1024)), big);
+    const level6 = deflateInto(data, { ...settings, level: 6 }, new Uint8Array(data.length + 1024));
+    assert.deepEqual(new Uint8Array(inflateSync(level6)), data);
+    assert.deepEqual(new Uint8Array(deflateSync(data, settings)), new Uint8Array(big));
+  });
+});
