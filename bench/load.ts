@@ -79,3 +79,21 @@ export function sampleTiles(tms: TileMatrixSet, geographicBounds: Bounds, minZoo
   }
   return out;
 }
+
+/**
+ * The environment and node flags of `npm start` (package.json's start script), so that the
+ * benchmarks run the server exactly as users start it.
+ */
+export function startScriptSettings(): { env: Record<string, string>; nodeArgs: string[] } {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/).filter(Boolean);
+  const env: Record<string, string> = {};
+  const nodeArgs: string[] = [];
+  let i = 0;
+  for (; i < words.length && words[i] !== 'node'; i++) {
+    const [k, v] = words[i].split('=', 2);
+    if (v !== undefined) env[k] = v;
+  }
+  for (i++; i < words.length && words[i].startsWith('--'); i++) nodeArgs.push(words[i]);
+  return { env, nodeArgs };
+}

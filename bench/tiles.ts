@@ -11,7 +11,7 @@
  *   node --import tsx bench/tiles.ts [passes=3] [connections=8]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { peakRssMb, procCpuMs, runLoad, sampleTiles, waitForHealthz } from './load.ts';
+import { peakRssMb, procCpuMs, runLoad, sampleTiles, startScriptSettings, waitForHealthz } from './load.ts';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { getColormap } from '../src/raster/colormap/index.ts';
 import path from 'node:path';
@@ -66,12 +66,13 @@ async function main(): Promise<void> {
     return `http://127.0.0.1:${PORT}/cog/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.png?url=${encodeURIComponent(ds.path)}${ds.query ? `&${ds.query}` : ''}`;
   });
 
-  // BENCH_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // Started as `npm start` starts it; BENCH_NODE_ARGS adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const start = startScriptSettings();
+  const nodeArgs = [...start.nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const server = spawn(process.execPath, [...nodeArgs, path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
     // BENCH_SERVER_STDOUT=<file> keeps the server's stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
     stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'inherit'],
-    env: { LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', ...process.env },
+    env: { LOG_LEVEL: 'warn', ...start.env, ...process.env },
   });
   try {
     await waitForHealthz(`http://127.0.0.1:${PORT}`);

@@ -21,11 +21,13 @@ export class TinyLfuCache<K, V> {
   constructor(
     readonly maxBytes: number,
     private readonly sizeOf: (value: V) => number,
+    /** Called for every value the cache lets go of by itself (not admitted, evicted, replaced). */
+    private readonly onDrop: (key: K, value: V) => void = () => {},
     windowShare = 0.25,
   ) {
     const windowBytes = Math.max(1, Math.floor(maxBytes * windowShare));
     this.window = new LruCache<K, V>(windowBytes, sizeOf, (k, v) => this.leaveWindow(k, v));
-    this.main = new LruCache<K, V>(maxBytes - windowBytes, sizeOf);
+    this.main = new LruCache<K, V>(maxBytes - windowBytes, sizeOf, onDrop);
   }
 
   get size(): number {
@@ -43,6 +45,8 @@ export class TinyLfuCache<K, V> {
 
   /** Stores a value (a set is not an access: the `get` that missed already counted). */
   set(key: K, value: V): void {
+    const old = this.window.get(key) ?? this.main.get(key);
+    if (old !== undefined && old !== value) this.onDrop(key, old);
     this.main.delete(key);
     if (this.sizeOf(value) > this.window.maxBytes) {
       this.window.delete(key);
@@ -76,6 +80,10 @@ export class TinyLfuCache<K, V> {
   /** An entry evicted from the window competes with the main cache's least recently used one. */
   private leaveWindow(key: K, value: V): void {
     const size = this.sizeOf(value);
+    if (size > this.main.maxBytes) {
+      this.onDrop(key, value);
+      return;
+    }
     if (this.main.usedBytes + size <= this.main.maxBytes) {
       this.main.set(key, value);
       return;
@@ -84,12 +92,19 @@ export class TinyLfuCache<K, V> {
     let freed = 0;
     const victims: K[] = [];
     for (const victim of this.main.keysFromOldest()) {
-      if ((this.counts.get(victim) ?? 0) >= candidate) return; // not admitted
+      if ((this.counts.get(victim) ?? 0) >= candidate) {
+        this.onDrop(key, value); // not admitted
+        return;
+      }
       victims.push(victim);
       freed += this.main.sizeOfKey(victim);
       if (this.main.usedBytes - freed + size <= this.main.maxBytes) break;
     }
-    for (const v of victims) this.main.delete(v);
+    for (const v of victims) {
+      const dropped = this.main.get(v);
+      this.main.delete(v);
+      if (dropped !== undefined) this.onDrop(v, dropped);
+    }
     this.main.set(key, value);
   }
 }

@@ -1,4 +1,5 @@
 import type { TypedArray } from '../../raster/dtype.ts';
+import { BLOCK_BUFFERS } from './block-buffers.ts';
 import { SharedPromiseCache } from '../../util/lru-cache.ts';
 import { TinyLfuCache } from '../../util/tiny-lfu-cache.ts';
 
@@ -18,6 +19,11 @@ export interface DecodedBlock {
    */
   readonly planes: TypedArray[];
   readonly byteLength: number;
+  /**
+   * Buffers only this block's planes use (none when a plane views shared bytes): the cache
+   * recycles them when it drops the block.
+   */
+  readonly owned: readonly ArrayBuffer[];
 }
 
 export interface BlockCacheStats {
@@ -38,7 +44,9 @@ export class BlockCache {
   private decodeCount = 0;
 
   constructor(readonly maxBytes: number) {
-    this.cache = new SharedPromiseCache(new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64));
+    this.cache = new SharedPromiseCache(
+      new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64, (_key, b) => BLOCK_BUFFERS.recycleLater(b.owned)),
+    );
   }
 
   /** The cached block for `key`, or the result of `decode()` (shared with concurrent callers). */

@@ -6,6 +6,7 @@ import { Errors } from '../../errors.ts';
 import type { TypedArray } from '../../raster/dtype.ts';
 import { allocate, bytesPerSample, isFloat } from '../../raster/dtype.ts';
 import type { Source } from '../../sources/source.ts';
+import { BLOCK_BUFFERS } from './block-buffers.ts';
 import type { DecodedBlock } from './block-cache.ts';
 import { inflateBlock } from './decoders/inflate.ts';
 import { lercDecode } from './decoders/lerc.ts';
@@ -55,6 +56,7 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
   }
   const { offset, length } = await layout.offsets.locate(index);
   let planes: TypedArray[];
+  const acquired: ArrayBuffer[] = []; // buffers taken from BLOCK_BUFFERS, used by no one else
   if (length === 0) {
     planes = [];
     for (let s = 0; s < samples; s++) planes.push(allocate(layout.dtype, width * rows).fill(opts.mask ? 0 : opts.fill));
@@ -69,12 +71,15 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
         `${opts.what} is truncated: block ${index} needs bytes ${offset}–${offset + length - 1}, the file has ${bytes.length === 0 ? 'none of them' : `only ${bytes.length} of them`}`,
       );
     }
-    planes = await decodeBlock(bytes, layout, width, rows, samples, opts);
+    planes = await decodeBlock(bytes, layout, width, rows, samples, opts, acquired);
   }
   if (opts.mask) planes = [toMask(planes[0])];
   let byteLength = 0;
   for (const p of planes) byteLength += p.byteLength;
-  return { width, height: rows, planes, byteLength };
+  // Pool buffers the planes ended up in belong to the block; the others were scratch.
+  const owned = acquired.filter((b) => planes.some((p) => p.buffer === b));
+  BLOCK_BUFFERS.recycleLater(acquired.filter((b) => !owned.includes(b)));
+  return { width, height: rows, planes, byteLength, owned };
 }
 
 async function decodeBlock(
@@ -84,6 +89,7 @@ async function decodeBlock(
   rows: number,
   samples: number,
   opts: BlockReadOptions,
+  acquired: ArrayBuffer[],
 ): Promise<TypedArray[]> {
   const c = layout.compression;
   const n = width * rows;
@@ -131,7 +137,8 @@ async function decodeBlock(
       break;
     case Compression.Deflate:
     case Compression.DeflateOld:
-      raw = inflateBlock(bytes, expected);
+      raw = inflateBlock(bytes, BLOCK_BUFFERS.bytes(expected));
+      acquired.push(raw.buffer as ArrayBuffer);
       break;
     case Compression.PackBits:
       raw = packbitsDecode(bytes, expected);
@@ -154,7 +161,11 @@ async function decodeBlock(
     raw = aligned(raw, byteSize);
     if (samples > 1 && byteSize <= 4 && !isFloat(layout.dtype)) {
       const planes: TypedArray[] = [];
-      for (let s = 0; s < samples; s++) planes.push(allocate(layout.dtype, n));
+      for (let s = 0; s < samples; s++) {
+        const plane = BLOCK_BUFFERS.samples(layout.dtype, n);
+        acquired.push(plane.buffer as ArrayBuffer);
+        planes.push(plane);
+      }
       horizontalToPlanes(raw, width, rows, byteSize, planes as Parameters<typeof horizontalToPlanes>[4]);
       return planes;
     }

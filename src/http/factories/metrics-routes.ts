@@ -17,6 +17,8 @@ export function registerMetricsRoutes(app: FastifyInstance, services: Services):
       `rastile_process_resident_bytes ${m.rss}`,
       '# TYPE rastile_heap_used_bytes gauge',
       `rastile_heap_used_bytes ${m.heapUsed}`,
+      '# TYPE rastile_heap_total_bytes gauge',
+      `rastile_heap_total_bytes ${m.heapTotal}`,
       '# TYPE rastile_external_bytes gauge',
       `rastile_external_bytes ${m.external}`,
       '# TYPE rastile_array_buffers_bytes gauge',

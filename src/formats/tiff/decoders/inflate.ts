@@ -12,11 +12,11 @@ import { inflateInto, ZlibDataError } from '../../../util/zlib-handle.ts';
 const MIN_CHUNK = 64 * 1024;
 
 /**
- * Inflate exactly `expected` bytes of `input` into a new array; a stream cut short after them is
- * accepted (as libtiff does), trailing output is dropped.
+ * Inflate `input` into all of `out`; a stream cut short after them is accepted (as libtiff
+ * does), trailing output is dropped.
  */
-export function inflateBlock(input: Uint8Array, expected: number): Uint8Array {
-  const out = new Uint8Array(expected);
+export function inflateBlock(input: Uint8Array, out: Uint8Array): Uint8Array {
+  const expected = out.length;
   let n: number;
   try {
     n = inflateInto(input, out);
