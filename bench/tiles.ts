@@ -87,11 +87,17 @@ async function main(): Promise<void> {
       } else if (r.status !== 200) throw new Error(`${urls[i]} → ${r.status}`);
     }
     writeFileSync(spec, JSON.stringify({ datasets, tiles }));
+    const decodes = async (): Promise<number> => {
+      const m = await (await fetch(`http://127.0.0.1:${PORT}/metrics`)).text();
+      return Number(/^rastile_block_decodes_total (\d+)/m.exec(m)?.[1] ?? NaN);
+    };
+    const decodes0 = await decodes();
     const cpu0 = procCpuMs(server.pid!);
     const queue = Array.from({ length: passes }, () => urls).flat();
     const { wallMs: wall, latencies } = await runLoad(queue, connections);
     const cpu = procCpuMs(server.pid!) - cpu0;
     const rss = peakRssMb(server.pid!);
+    const decodesPerPass = ((await decodes()) - decodes0) / passes;
     const n = queue.length;
     const ours = { cpuPerTile: cpu / n, tilesPerSec: (n / wall) * 1000, p50: latencies[Math.floor(n * 0.5)], p99: latencies[Math.floor(n * 0.99)], rss };
     type GdalRun = { cpu_ms_per_tile: number; wall_ms_per_tile: number };
@@ -110,6 +116,7 @@ async function main(): Promise<void> {
     console.log(`| tiles/s | ${ours.tilesPerSec.toFixed(0)} | ${(1000 / gdal.wall_ms_per_tile).toFixed(0)} (1 thread) | |`);
     console.log(`| latency p50 / p99 ms | ${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)} | | |`);
     console.log(`| server peak RSS MB | ${ours.rss.toFixed(0)} | | |`);
+    console.log(`| block decodes per pass | ${decodesPerPass.toFixed(0)} | | |`);
   } finally {
     server.kill('SIGTERM');
   }

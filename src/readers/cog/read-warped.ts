@@ -17,7 +17,7 @@ import { allocate, type TypedArray } from '../../raster/dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
-import { approxRow } from '../../raster/warp/approx-row.ts';
+import { approxRowAt } from '../../raster/warp/approx-row.ts';
 import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
 import { Float64ScratchPool } from '../../util/scratch-pool.ts';
@@ -105,29 +105,24 @@ export async function readWarpedImage(
   }
 
   async function warpAndAssemble(): Promise<ImageData> {
-  const rowX = new Float64Array(Math.min(gw, VRT_BLOCK_WIDTH));
-  const rowY = new Float64Array(rowX.length);
-  const neededBlocks = blocksOf(cols, VRT_BLOCK_WIDTH);
+  // Per 512-pixel VRT block: the output columns it holds and their positions inside it.
+  const blocks = blocksOf(cols, VRT_BLOCK_WIDTH).map((block) => {
+    const c0 = block * VRT_BLOCK_WIDTH;
+    const n = Math.min(VRT_BLOCK_WIDTH, gw - c0);
+    let j0 = 0;
+    while (j0 < tw && !(cols[j0] >= c0)) j0++;
+    let j1 = j0;
+    while (j1 < tw && cols[j1] < c0 + n) j1++;
+    const at = new Int32Array(j1 - j0);
+    for (let j = j0; j < j1; j++) at[j - j0] = cols[j] - c0;
+    return { c0, n, j0, j1, at };
+  });
   for (let i = 0; i < th; i++) {
     const r = rows[i];
     if (r < 0) continue;
-    for (const block of neededBlocks) {
-      const c0 = block * VRT_BLOCK_WIDTH;
-      const n = Math.min(VRT_BLOCK_WIDTH, gw - c0);
-      const xs = rowX.subarray(0, n);
-      const ys = rowY.subarray(0, n);
-      for (let j = 0; j < n; j++) {
-        xs[j] = c0 + j + 0.5;
-        ys[j] = r + 0.5;
-      }
-      approxRow(exact, xs, ys, MAX_ERROR);
-      for (let j = 0; j < tw; j++) {
-        const c = cols[j];
-        if (c >= c0 && c < c0 + n) {
-          sx[i * tw + j] = xs[c - c0];
-          sy[i * tw + j] = ys[c - c0];
-        }
-      }
+    for (const b of blocks) {
+      const o = i * tw;
+      approxRowAt(exact, b.c0, r + 0.5, b.n, MAX_ERROR, b.at, sx.subarray(o + b.j0, o + b.j1), sy.subarray(o + b.j0, o + b.j1));
     }
   }
 
