@@ -11,8 +11,10 @@ import { combinedMask } from '../image-data.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import { rescaleValue, rescaleValueF32 } from './rescale.ts';
 
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
 /**
- * Writes the RGBA pixels into `rgba` (4 × pixels bytes, every byte written); returns whether any
+ * Writes the RGBA pixels into `rgba` (4 × pixels bytes, 4-byte aligned, every byte written); returns whether any
  * pixel is transparent (the caller then keeps PNG for the automatic format).
  */
 export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: readonly [number, number] | undefined, rgba: Uint8Array): boolean {
@@ -27,27 +29,28 @@ export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: reado
   const span = hi - lo;
   const lo32 = Math.fround(lo);
   const hi32 = Math.fround(hi);
-  for (let i = 0, o = 0; i < n; i++, o += 4) {
+  // one 32-bit store per pixel: the table's RGBA entries as words in the platform's byte order,
+  // entries with alpha 0 made fully transparent
+  if (rgba.byteOffset % 4 !== 0) throw new Error('colormapToRgba: the RGBA buffer must be 4-byte aligned');
+  const words = new Uint32Array(256);
+  for (let k = 0; k < 256; k++) {
+    const [r, g, b, a] = [table[k * 4], table[k * 4 + 1], table[k * 4 + 2], table[k * 4 + 3]];
+    words[k] = a === 0 ? 0 : LITTLE_ENDIAN ? (r | (g << 8) | (b << 16) | (a << 24)) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | a) >>> 0;
+  }
+  const out = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
+  for (let i = 0; i < n; i++) {
     if (mask[i] === 0) {
       transparent = true;
-      rgba[o] = rgba[o + 1] = rgba[o + 2] = rgba[o + 3] = 0;
+      out[i] = 0;
       continue;
     }
     const v = values[i];
     let byte: number;
     if (rescale) byte = float32 ? rescaleValueF32(v, lo32, hi32, span) : rescaleValue(v, lo, hi, span);
     else byte = isInt ? v & 255 : castUint8(v);
-    const k = byte * 4;
-    const a = table[k + 3];
-    if (a === 0) {
-      transparent = true;
-      rgba[o] = rgba[o + 1] = rgba[o + 2] = rgba[o + 3] = 0;
-      continue;
-    }
-    rgba[o] = table[k];
-    rgba[o + 1] = table[k + 1];
-    rgba[o + 2] = table[k + 2];
-    rgba[o + 3] = a;
+    const w = words[byte];
+    if (w === 0) transparent = true;
+    out[i] = w;
   }
   return transparent;
 }

@@ -55,7 +55,7 @@ describe('approxRowAt', () => {
       }
     };
     for (const bend of [0, 0.05, 0.4, 3, 40]) {
-      for (const hole of [null, [100, 101] as [number, number], [300.2, 340], [-1, 2]]) {
+      for (const hole of [null, [100, 101], [300.2, 340], [-1, 2]] as Array<[number, number] | null>) {
         for (const n of [1, 4, 5, 6, 7, 33, 256, 511, 512]) {
           const y = 10 + Math.floor(random() * 1000) + 0.5;
           for (const at of picks(random, n)) compare(curved(bend, hole), 0, y, n, 0.125, at);
