@@ -6,7 +6,7 @@ import { Errors } from '../../errors.ts';
 import type { TypedArray } from '../../raster/dtype.ts';
 import { allocate, bytesPerSample, isFloat } from '../../raster/dtype.ts';
 import type { Source } from '../../sources/source.ts';
-import { BLOCK_BUFFERS } from './block-buffers.ts';
+import { READ_BUFFERS } from '../../util/buffer-pool.ts';
 import type { DecodedBlock } from './block-cache.ts';
 import { inflateBlock } from './decoders/inflate.ts';
 import { lercDecode } from './decoders/lerc.ts';
@@ -56,7 +56,7 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
   }
   const { offset, length } = await layout.offsets.locate(index);
   let planes: TypedArray[];
-  const acquired: ArrayBuffer[] = []; // buffers taken from BLOCK_BUFFERS, used by no one else
+  const scratch: ArrayBufferLike[] = []; // pooled buffers of this decode: the bytes read, the inflate output
   if (length === 0) {
     planes = [];
     for (let s = 0; s < samples; s++) planes.push(allocate(layout.dtype, width * rows).fill(opts.mask ? 0 : opts.fill));
@@ -71,14 +71,18 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
         `${opts.what} is truncated: block ${index} needs bytes ${offset}–${offset + length - 1}, the file has ${bytes.length === 0 ? 'none of them' : `only ${bytes.length} of them`}`,
       );
     }
-    planes = await decodeBlock(bytes, layout, width, rows, samples, opts, acquired);
+    scratch.push(bytes.buffer);
+    planes = await decodeBlock(bytes, layout, width, rows, samples, opts, scratch);
   }
   if (opts.mask) planes = [toMask(planes[0])];
-  let byteLength = 0;
-  for (const p of planes) byteLength += p.byteLength;
-  // Pool buffers the planes ended up in belong to the block; the others were scratch.
-  const owned = acquired.filter((b) => planes.some((p) => p.buffer === b));
-  BLOCK_BUFFERS.recycleLater(acquired.filter((b) => !owned.includes(b)));
+  // Pooled buffers the planes ended up in belong to the block (given back when the cache drops
+  // it); the other pooled buffers of this decode are read by no one any more.
+  const used = new Set<ArrayBufferLike>(planes.map((p) => p.buffer));
+  const owned = [...used].filter((b) => READ_BUFFERS.owns(b)) as ArrayBuffer[];
+  READ_BUFFERS.release(...scratch.filter((b) => !used.has(b)));
+  let byteLength = 0; // what the block holds: whole pooled buffers, else the planes' bytes
+  for (const b of owned) byteLength += b.byteLength;
+  for (const p of planes) if (!owned.includes(p.buffer as ArrayBuffer)) byteLength += p.byteLength;
   return { width, height: rows, planes, byteLength, owned };
 }
 
@@ -89,7 +93,7 @@ async function decodeBlock(
   rows: number,
   samples: number,
   opts: BlockReadOptions,
-  acquired: ArrayBuffer[],
+  scratch: ArrayBufferLike[],
 ): Promise<TypedArray[]> {
   const c = layout.compression;
   const n = width * rows;
@@ -137,8 +141,8 @@ async function decodeBlock(
       break;
     case Compression.Deflate:
     case Compression.DeflateOld:
-      raw = inflateBlock(bytes, BLOCK_BUFFERS.bytes(expected));
-      acquired.push(raw.buffer as ArrayBuffer);
+      raw = inflateBlock(bytes, READ_BUFFERS.bytes(expected));
+      scratch.push(raw.buffer);
       break;
     case Compression.PackBits:
       raw = packbitsDecode(bytes, expected);
@@ -162,9 +166,7 @@ async function decodeBlock(
     if (samples > 1 && byteSize <= 4 && !isFloat(layout.dtype)) {
       const planes: TypedArray[] = [];
       for (let s = 0; s < samples; s++) {
-        const plane = BLOCK_BUFFERS.samples(layout.dtype, n);
-        acquired.push(plane.buffer as ArrayBuffer);
-        planes.push(plane);
+        planes.push(READ_BUFFERS.array(layout.dtype, n));
       }
       horizontalToPlanes(raw, width, rows, byteSize, planes as Parameters<typeof horizontalToPlanes>[4]);
       return planes;

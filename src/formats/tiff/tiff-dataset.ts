@@ -8,7 +8,7 @@
 import { Errors, isRastileError } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
 import type { DType, TypedArray } from '../../raster/dtype.ts';
-import { allocate, representableNodata } from '../../raster/dtype.ts';
+import { representableNodata } from '../../raster/dtype.ts';
 import type { Rgba } from '../../raster/image-data.ts';
 import type { Source } from '../../sources/source.ts';
 import type { BlockCache, DecodedBlock } from './block-cache.ts';
@@ -25,6 +25,7 @@ import { isFormatError, openTiffFile } from './tiff-file.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
+import { READ_BUFFERS } from '../../util/buffer-pool.ts';
 
 export type { TiffBandMeta } from './dataset-meta.ts';
 
@@ -197,7 +198,8 @@ export class TiffDataset {
    * Read an integer pixel window of a level. The window must lie inside the level, `bands` are
    * 1-based sample indexes (duplicates allowed). Returns one array per requested band (length
    * width*height, dtype = this.dtype; duplicates are separate copies) and the per-dataset mask
-   * of the window (255 valid / 0 masked) when the level has one, else null.
+   * of the window (255 valid / 0 masked) when the level has one, else null. The arrays sit on
+   * READ_BUFFERS buffers: a caller done with them may give them back (READ_BUFFERS.release).
    *
    * Block fetches are shared with concurrent readers and are not cancelled by `signal`; an
    * aborted read stops waiting and rejects with the signal's reason.
@@ -230,7 +232,7 @@ export class TiffDataset {
     const win: WindowRect = { col, row, width, height };
     const unique = [...new Set(bands)];
     const arrays = new Map<number, TypedArray>();
-    for (const b of unique) arrays.set(b, allocate(this.dtype, width * height));
+    for (const b of unique) arrays.set(b, READ_BUFFERS.array(this.dtype, width * height));
     const tasks: Promise<void>[] = [];
 
     const layout = src.image.layout;
@@ -255,7 +257,7 @@ export class TiffDataset {
 
     let mask: Uint8Array | null = null;
     if (src.mask !== null) {
-      const m = new Uint8Array(width * height);
+      const m = READ_BUFFERS.bytes(width * height);
       mask = m;
       const maskPlane = src.mask;
       forEachBlock(maskPlane.layout, win, (blockIndex, x0, y0) => {

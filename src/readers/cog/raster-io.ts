@@ -13,6 +13,7 @@
  */
 import type { Window } from '../../geo/bounds.ts';
 import { allocate, type DType, type TypedArray } from '../../raster/dtype.ts';
+import { READ_BUFFERS } from '../../util/buffer-pool.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
 import { indexSpan, nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
@@ -147,6 +148,7 @@ async function samplePlan(
     const part = await raster.readWindow(level, spanX[0], r0, spanWidth, r1 - r0 + 1, bandNumbers, signal);
     for (let b = 0; b < targets.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
     if (mask && part.mask) sampleRows(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
+    READ_BUFFERS.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : [])); // sampled: dead
     i = j;
   }
 }

@@ -20,6 +20,7 @@ import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts'
 import { approxRowAt } from '../../raster/warp/approx-row.ts';
 import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
+import { READ_BUFFERS } from '../../util/buffer-pool.ts';
 import { Float64ScratchPool } from '../../util/scratch-pool.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
@@ -151,6 +152,8 @@ export async function readWarpedImage(
     };
     const [scaleX, scaleY] = footprintScale(sx, sy, cols, rows);
     warpSample(reproject, region, sx, sy, scaleX, scaleY, { bands: warped, written, dtype });
+    // the source window is read by no one else: its buffers serve the next reads
+    READ_BUFFERS.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : []));
   }
 
   // 5. Masks (rio-tiler: nodata → value == nodata; else the VRT's alpha = pixels written).

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BufferPool } from '../../src/util/buffer-pool.ts';
+
+const KiB = 1024;
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe('BufferPool', () => {
+  it('lends power-of-two buffers from 64 KiB and takes back only its own, once', () => {
+    const pool = new BufferPool(4096 * KiB);
+    const a = pool.bytes(100 * KiB);
+    assert.equal(a.length, 100 * KiB);
+    assert.equal(a.buffer.byteLength, 128 * KiB);
+    assert.ok(pool.owns(a.buffer));
+    const small = pool.bytes(1000);
+    assert.equal(small.buffer.byteLength, 1000);
+    assert.ok(!pool.owns(small.buffer), 'small arrays are plain');
+    pool.release(a.buffer, a.buffer, new ArrayBuffer(128 * KiB));
+    assert.equal(pool.bytesKept, 128 * KiB, 'one buffer kept: the foreign one and the repeat are ignored');
+    const f = pool.array('float32', 30 * KiB); // 120 KiB → the same class
+    assert.equal(f.buffer, a.buffer);
+    assert.ok(f instanceof Float32Array && f.length === 30 * KiB);
+    assert.equal(pool.bytesKept, 0);
+  });
+
+  it('releaseLater makes buffers reusable only at the next turn of the event loop', async () => {
+    const pool = new BufferPool(4096 * KiB);
+    const a = pool.bytes(256 * KiB);
+    pool.releaseLater([a.buffer]);
+    await Promise.resolve();
+    assert.notEqual(pool.bytes(256 * KiB).buffer, a.buffer, 'not reused within the same turn');
+    await turn();
+    assert.equal(pool.bytes(256 * KiB).buffer, a.buffer);
+  });
+
+  it('when full, lets the oldest kept buffers go', () => {
+    const pool = new BufferPool(1024 * KiB);
+    const olds = [pool.bytes(512 * KiB), pool.bytes(512 * KiB)];
+    const big = pool.bytes(1024 * KiB);
+    pool.release(...olds.map((o) => o.buffer));
+    assert.equal(pool.bytesKept, 1024 * KiB);
+    pool.release(big.buffer);
+    assert.equal(pool.bytesKept, 1024 * KiB);
+    assert.equal(pool.bytes(1000 * KiB).buffer, big.buffer, 'the newest is kept');
+    assert.notEqual(pool.bytes(512 * KiB).buffer, olds[0].buffer);
+  });
+});
