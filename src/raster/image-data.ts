@@ -1,6 +1,7 @@
 import type { Bounds } from '../geo/bounds.ts';
 import type { Crs } from '../geo/crs.ts';
 import type { DType, TypedArray } from './dtype.ts';
+import { READ_BUFFERS } from '../util/buffer-pool.ts';
 
 /** One RGBA colour, 0..255 each. */
 export type Rgba = [number, number, number, number];
@@ -45,4 +46,12 @@ export function combinedMask(img: ImageData): Uint8Array {
   const out = new Uint8Array(n);
   for (const m of img.masks) for (let i = 0; i < n; i++) out[i] |= m[i];
   return out;
+}
+
+/**
+ * Gives the image's pooled buffers back (src/util/buffer-pool.ts) once nothing reads the image
+ * any more, e.g. after a tile has been encoded. Arrays not from the pool are left alone.
+ */
+export function releaseImage(img: ImageData): void {
+  READ_BUFFERS.release(...img.bands.map((b) => b.buffer), ...img.masks.map((m) => m.buffer));
 }

@@ -223,3 +223,23 @@ describe('GET /cog/tiles/… .npy equals rio-tiler on GDAL (nearest)', () => {
     });
   }
 });
+
+describe('tiles under concurrency (pooled buffers are given back only when nothing reads them)', () => {
+  it('every oracle tile, requested all at once three times, equals its sequential response', async () => {
+    const urls: string[] = [];
+    for (const kase of index.cases) {
+      const url = fixture(...kase.dataset.split('/'));
+      for (const tile of kase.tiles) {
+        for (const ext of ['npy', 'png']) urls.push(`/cog/tiles/${kase.tms}/${tile.z}/${tile.x}/${tile.y}.${ext}?url=${q(url)}&tilesize=${tile.tilesize}`);
+      }
+    }
+    const fetchAll = (list: string[]) => Promise.all(list.map(async (u) => Buffer.from(await (await server.get(u)).arrayBuffer())));
+    const sequential: Buffer[] = [];
+    for (const u of urls) sequential.push((await fetchAll([u]))[0]);
+    for (let round = 0; round < 3; round++) {
+      const order = urls.map((_, i) => i).sort((a, b) => ((a * 7919 + round * 104729) % 1009) - ((b * 7919 + round * 104729) % 1009));
+      const got = await fetchAll(order.map((i) => urls[i]));
+      order.forEach((i, k) => assert.ok(got[k].equals(sequential[i]), `round ${round}: ${urls[i]} differs under concurrency`));
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { Errors } from '../../errors.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import { getTileMatrixSet, type TileMatrixLimits, type TileMatrixSet } from '../../geo/tms.ts';
 import { IMAGE_FORMATS } from '../../raster/render/index.ts';
+import { releaseImage } from '../../raster/image-data.ts';
 import { mapPage } from '../pages/map-page.ts';
 import { wmtsCapabilities } from '../pages/wmts.ts';
 import { algorithmParams } from '../params/algorithm.ts';
@@ -78,7 +79,14 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
         tms.matrix(p.z); // 400 for zooms the TMS cannot define
         if (!reader.tileExists(tms, p.x, p.y, p.z)) throw Errors.tileOutsideBounds(p.x, p.y, p.z);
         const img = await reader.tile(tms, p.x, p.y, p.z, { ...readOptions(p), tilesize: p.tilesize, buffer: p.buffer, padding: p.padding }, signal);
-        return imageResponse(post(img), p.format, p);
+        const shown = post(img);
+        try {
+          return await imageResponse(shown, p.format, p);
+        } finally {
+          // encoded: the pixels are read by no one any more
+          releaseImage(img);
+          if (shown !== img) releaseImage(shown);
+        }
       },
     });
   }

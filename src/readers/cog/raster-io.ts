@@ -82,10 +82,10 @@ export async function rasterIO(
     groups = [{ plan: { level, cols, rows }, bands: all, mask: true }];
   }
   const n = outWidth * outHeight;
-  const out = bands.map(() => allocate(raster.dtype, n));
+  const out = bands.map(() => READ_BUFFERS.array(raster.dtype, n).fill(0));
   if (options.fill !== 0) for (const b of out) b.fill(options.fill);
   const maskGroup = groups[groups.length - 1];
-  const mask = options.withMask && raster.levels[maskGroup.plan.level].hasMask ? new Uint8Array(n) : null;
+  const mask = options.withMask && raster.levels[maskGroup.plan.level].hasMask ? READ_BUFFERS.bytes(n).fill(0) : null;
   let inside: Uint8Array | null = null;
   for (let g = 0; g < groups.length; g++) {
     const m = insideMask(groups[g].plan.cols, groups[g].plan.rows);

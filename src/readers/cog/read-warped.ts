@@ -13,7 +13,7 @@ import { invertGeoTransform } from '../../geo/affine.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
 import { getTransformer } from '../../geo/transform.ts';
-import { allocate, type TypedArray } from '../../raster/dtype.ts';
+import type { TypedArray } from '../../raster/dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
@@ -135,8 +135,8 @@ export async function readWarpedImage(
   const count = tw * th;
   const dtype = tiff.dtype;
   const fill = plan.nodata ?? 0;
-  const warped = readBands.map(() => allocate(dtype, count).fill(fill));
-  const written = new Uint8Array(count);
+  const warped = readBands.map(() => READ_BUFFERS.array(dtype, count).fill(fill));
+  const written = READ_BUFFERS.bytes(count).fill(0);
   if (span) {
     const [c0, r0, c1, r1] = span;
     if ((c1 - c0) * (r1 - r0) > maxReadPixels) throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
