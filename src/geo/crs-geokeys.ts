@@ -3,12 +3,24 @@
  * resolve through the EPSG registry; user-defined ones go through geotiff-geokeys-to-proj4, are
  * matched against EPSG/ESRI definitions, and otherwise become CUSTOM CRSs with a GDAL-style WKT1.
  */
-import { toProj4 } from 'geotiff-geokeys-to-proj4';
+import { createRequire } from 'node:module';
 import { Errors } from '../errors.ts';
 import type { Crs } from './crs.ts';
 import { crsFromDefinition, crsFromEpsg, identifyProj4 } from './crs-registry.ts';
 import { geoKeysWkt, type GeoKeyValue } from './geokeys-wkt.ts';
 import { formatProj4, GEODETIC_KEYS, parseProj4 } from './proj4-string.ts';
+
+type ToProj4 = typeof import('geotiff-geokeys-to-proj4').toProj4;
+let loadedToProj4: ToProj4 | null = null;
+
+/**
+ * geotiff-geokeys-to-proj4, loaded on first use: its tables take ~14 MB of memory and only
+ * user-defined GeoTIFF CRSs need them (coded ones resolve through the EPSG registry).
+ */
+function toProj4(...args: Parameters<ToProj4>): ReturnType<ToProj4> {
+  loadedToProj4 ??= (createRequire(import.meta.url)('geotiff-geokeys-to-proj4') as { toProj4: ToProj4 }).toProj4;
+  return loadedToProj4(...args);
+}
 
 /** GeoKey ids (GeoTIFF 1.1 names) understood by geotiff-geokeys-to-proj4. */
 const GEOKEY_NAMES: Record<number, string> = {
