@@ -70,7 +70,6 @@ function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: War
   const hasNodata = nodata !== null;
   const ndNaN = hasNodata && Number.isNaN(nodata);
   const nd = nodata ?? 0;
-  if (nb === 1) return nearestOneBand(src, sx, sy, dst);
   for (let i = 0; i < n; i++) {
     const x = sx[i];
     const y = sy[i];
@@ -88,31 +87,6 @@ function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: War
       any = true;
     }
     if (any) dst.written[i] = 255;
-  }
-}
-
-/** nearest() for one band (most tiles): no band loop; a nodata sample is simply not written. */
-function nearestOneBand(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
-  const n = sx.length;
-  const { width, height, col0, row0, valid } = src;
-  const band = src.bands[0];
-  const out = dst.bands[0];
-  const written = dst.written;
-  const nd = nodataValue(src); // NaN when none: `v === nd` is then never true
-  const skipNaN = src.nodata !== null && Number.isNaN(src.nodata);
-  for (let i = 0; i < n; i++) {
-    const x = sx[i];
-    const y = sy[i];
-    if (!(x === x) || !(y === y)) continue;
-    const c = Math.floor(x + EPS) - col0;
-    const r = Math.floor(y + EPS) - row0;
-    if (c < 0 || r < 0 || c >= width || r >= height) continue;
-    const k = r * width + c;
-    if (valid !== null && valid[k] === 0) continue;
-    const v = band[k];
-    if (v === nd || (skipNaN && v !== v)) continue;
-    out[i] = v;
-    written[i] = 255;
   }
 }
 
