@@ -104,9 +104,9 @@ async function main(): Promise<void> {
     const runGdal = (env: NodeJS.ProcessEnv): GdalRun =>
       JSON.parse(execFileSync('/usr/bin/python3', [path.join(here, 'tiles_gdal.py'), spec, String(passes), cmapDir], { encoding: 'utf8', env })) as GdalRun;
     // GDAL's default block cache (5 % of RAM, what TiTiler runs with), and GDAL with a block cache
-    // of our size (RASTILE_BLOCK_CACHE_MB, default 64 MiB): the same memory for decoded blocks.
+    // of our size (RASTILE_BLOCK_CACHE_MB, default 40 MiB): the same memory for decoded blocks.
     const gdal = runGdal(process.env);
-    const cacheMb = process.env.RASTILE_BLOCK_CACHE_MB ?? '64';
+    const cacheMb = process.env.RASTILE_BLOCK_CACHE_MB ?? '40';
     const gdalSameCache = runGdal({ ...process.env, GDAL_CACHEMAX: cacheMb });
     console.log(`Tile benchmark ${new Date().toISOString().slice(0, 10)}: ${tiles.length} tiles × ${passes} passes, ${connections} connections, PNG`);
     console.log('| metric | rastile | GDAL (rasterio, in-process) | ratio |');

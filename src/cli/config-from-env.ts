@@ -50,7 +50,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     cacheControl: env['RASTILE_CACHE_CONTROL'] ?? 'public, max-age=3600',
     corsOrigins: env['RASTILE_CORS_ORIGINS'] ?? '*',
     cache: {
-      decodedBytes: int(env['RASTILE_BLOCK_CACHE_MB'], 64, 'RASTILE_BLOCK_CACHE_MB') * MiB,
+      decodedBytes: int(env['RASTILE_BLOCK_CACHE_MB'], 40, 'RASTILE_BLOCK_CACHE_MB') * MiB,
       datasets: int(env['RASTILE_DATASET_CACHE'], 256, 'RASTILE_DATASET_CACHE'),
     },
     limits: {
