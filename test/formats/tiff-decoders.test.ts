@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bitmapPalette, colorInterpretations, paletteFromColorMap } from '../../src/formats/tiff/band-meta.ts';
 import { lzwDecode } from '../../src/formats/tiff/decoders/lzw.ts';
+import { inflateBlock } from '../../src/formats/tiff/decoders/inflate.ts';
+import { deflateSync } from 'node:zlib';
 import { packbitsDecode } from '../../src/formats/tiff/decoders/packbits.ts';
 import { horizontalToPlanes, swapBytes, undoFloatingPoint, undoHorizontal } from '../../src/formats/tiff/decoders/predictor.ts';
 import { deinterleave, halfToFloat, unpackBits } from '../../src/formats/tiff/decoders/samples.ts';
@@ -283,4 +285,22 @@ describe('GDAL tags', () => {
     assert.deepEqual(ci(3, 2, [2], 1, true), ['palette', 'alpha']);
     assert.deepEqual(ci(0, 1), ['undefined']);
   });
+});
+
+describe('deflate blocks', () => {
+  for (const size of [300_000, 5 * 1024 * 1024]) {
+    // small blocks inflate on a reused handle, large ones (> 4 MB) on the thread pool: same results
+    it(`inflates a ${size}-byte block exactly, accepts trailing output, rejects short and corrupt streams`, async () => {
+      const data = Uint8Array.from({ length: size + 100 }, (_, i) => (i * 31 + (i >> 11)) & 255);
+      const z = deflateSync(data);
+      const out = await inflateBlock(z, new Uint8Array(size));
+      assert.deepEqual(out, data.subarray(0, size));
+      const short = deflateSync(data.subarray(0, size - 10));
+      await assert.rejects(inflateBlock(short, new Uint8Array(size)), { kind: 'InvalidFormat', message: /ends early/ });
+      const bad = Uint8Array.from(z);
+      bad[2] ^= 0xff;
+      bad[3] ^= 0x55;
+      await assert.rejects(inflateBlock(bad, new Uint8Array(size)), { kind: 'InvalidFormat' });
+    });
+  }
 });

@@ -141,7 +141,7 @@ async function decodeBlock(
       break;
     case Compression.Deflate:
     case Compression.DeflateOld:
-      raw = inflateBlock(bytes, READ_BUFFERS.bytes(expected));
+      raw = await inflateBlock(bytes, READ_BUFFERS.bytes(expected));
       scratch.push(raw.buffer);
       break;
     case Compression.PackBits:

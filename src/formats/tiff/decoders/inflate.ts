@@ -2,8 +2,8 @@
  * zlib/deflate (TIFF compression 8 and 32946).
  *
  * Blocks of known size inflate synchronously on a reused zlib handle straight into the block's
- * own buffer (src/util/zlib-handle.ts says why). Streams of unknown size (LERC's outer deflate)
- * go through node:zlib's thread pool with an output cap.
+ * own buffer (src/util/zlib-handle.ts says why), up to 4 MB. Larger blocks and streams of unknown
+ * size (LERC's outer deflate) go through node:zlib's thread pool with an output cap.
  */
 import { constants, inflate } from 'node:zlib';
 import { Errors } from '../../../errors.ts';
@@ -12,17 +12,29 @@ import { inflateInto, ZlibDataError } from '../../../util/zlib-handle.ts';
 const MIN_CHUNK = 64 * 1024;
 
 /**
+ * Blocks larger than this inflate on the thread pool instead: a reused handle is cheaper, but
+ * a 64 MB block would hold the event loop for ~100 ms.
+ */
+const SYNC_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
  * Inflate `input` into all of `out`; a stream cut short after them is accepted (as libtiff
  * does), trailing output is dropped.
  */
-export function inflateBlock(input: Uint8Array, out: Uint8Array): Uint8Array {
+export async function inflateBlock(input: Uint8Array, out: Uint8Array): Promise<Uint8Array> {
   const expected = out.length;
   let n: number;
-  try {
-    n = inflateInto(input, out);
-  } catch (err) {
-    if (err instanceof ZlibDataError) throw Errors.invalidFormat(`Corrupt deflate data in TIFF block (${err.message})`, err);
-    throw err;
+  if (expected > SYNC_MAX_BYTES) {
+    const all = await inflateUnsized(input, 2 * expected); // extra output is dropped, as below
+    n = Math.min(all.length, expected);
+    out.set(all.subarray(0, n));
+  } else {
+    try {
+      n = inflateInto(input, out);
+    } catch (err) {
+      if (err instanceof ZlibDataError) throw Errors.invalidFormat(`Corrupt deflate data in TIFF block (${err.message})`, err);
+      throw err;
+    }
   }
   if (n < expected) throw Errors.invalidFormat(`Deflate data in TIFF block ends early (${n} of ${expected} bytes)`);
   return out;
