@@ -1,7 +1,7 @@
 import type { Bounds } from '../geo/bounds.ts';
 import type { Crs } from '../geo/crs.ts';
 import type { DType, TypedArray } from './dtype.ts';
-import { READ_BUFFERS } from '../util/buffer-pool.ts';
+import { BUFFER_POOL } from '../util/buffer-pool.ts';
 
 /** One RGBA colour, 0..255 each. */
 export type Rgba = [number, number, number, number];
@@ -53,5 +53,5 @@ export function combinedMask(img: ImageData): Uint8Array {
  * any more, e.g. after a tile has been encoded. Arrays not from the pool are left alone.
  */
 export function releaseImage(img: ImageData): void {
-  READ_BUFFERS.release(...img.bands.map((b) => b.buffer), ...img.masks.map((m) => m.buffer));
+  BUFFER_POOL.release(...img.bands.map((b) => b.buffer), ...img.masks.map((m) => m.buffer));
 }

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { Errors } from '../errors.ts';
-import { READ_BUFFERS } from '../util/buffer-pool.ts';
+import { BUFFER_POOL } from '../util/buffer-pool.ts';
 import { abortError } from './abort.ts';
 import { fileError } from './file-error.ts';
 import type { FileHandlePool } from './file-handle-pool.ts';
@@ -38,7 +38,7 @@ export class FileSource implements Source {
     this.stats.reads++;
     const want = Math.max(0, Math.min(length, this.size - offset));
     if (want === 0) return new Uint8Array(0);
-    const out = READ_BUFFERS.bytes(want); // readers give it back once decoded (block-reader.ts)
+    const out = BUFFER_POOL.bytes(want); // readers give it back once decoded (block-reader.ts)
     let filled = 0;
     try {
       await this.pool.use(this.realPath, async (fh) => {

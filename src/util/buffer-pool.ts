@@ -1,6 +1,7 @@
 /**
- * Recycled ArrayBuffers for the large, short-lived arrays of the read path (decoded blocks,
- * block bytes read from files, source windows of a warp).
+ * Recycled ArrayBuffers for the large, short-lived arrays of serving an image: decoded blocks,
+ * block bytes read from files, source windows and coordinates of a warp, tile pixels, and the
+ * RGBA, scanlines and deflate output of the PNG writer.
  *
  * Why: V8 collects ArrayBuffers only in full garbage collections, and starts one whenever ~64 MB
  * of them have been allocated since the last. Under tile load the read path allocated ~2.5 MB
@@ -106,5 +107,5 @@ export class BufferPool {
   }
 }
 
-/** The process's pool for the read path. */
-export const READ_BUFFERS = new BufferPool(16 * 1024 * 1024);
+/** The process's pool. */
+export const BUFFER_POOL = new BufferPool(24 * 1024 * 1024);

@@ -21,6 +21,18 @@ describe('BufferPool', () => {
     assert.equal(f.buffer, a.buffer);
     assert.ok(f instanceof Float32Array && f.length === 30 * KiB);
     assert.equal(pool.bytesKept, 0);
+    assert.notEqual(pool.bytes(100 * KiB).buffer, a.buffer, 'a buffer is lent to one user at a time');
+  });
+
+  it('never keeps more than its budget, whatever sizes come back', () => {
+    const pool = new BufferPool(1000 * KiB);
+    const lent = Array.from({ length: 40 }, (_, i) => pool.bytes((64 + 7 * i) * KiB));
+    pool.release(...lent.map((l) => l.buffer));
+    assert.ok(pool.bytesKept <= 1000 * KiB && pool.bytesKept > 0, `kept ${pool.bytesKept}`);
+    const before = pool.bytesKept;
+    const newest = lent[lent.length - 1];
+    assert.equal(pool.bytes(newest.length).buffer, newest.buffer, 'the newest returned buffer is kept and reused');
+    assert.equal(pool.bytesKept, before - newest.buffer.byteLength);
   });
 
   it('releaseLater makes buffers reusable only at the next turn of the event loop', async () => {

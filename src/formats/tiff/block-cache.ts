@@ -1,5 +1,5 @@
 import type { TypedArray } from '../../raster/dtype.ts';
-import { READ_BUFFERS } from '../../util/buffer-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { SharedPromiseCache } from '../../util/lru-cache.ts';
 import { TinyLfuCache } from '../../util/tiny-lfu-cache.ts';
 
@@ -45,7 +45,7 @@ export class BlockCache {
 
   constructor(readonly maxBytes: number) {
     this.cache = new SharedPromiseCache(
-      new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64, (_key, b) => READ_BUFFERS.releaseLater(b.owned)),
+      new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64, (_key, b) => BUFFER_POOL.releaseLater(b.owned)),
     );
   }
 

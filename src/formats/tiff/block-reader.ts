@@ -6,7 +6,7 @@ import { Errors } from '../../errors.ts';
 import type { TypedArray } from '../../raster/dtype.ts';
 import { allocate, bytesPerSample, isFloat } from '../../raster/dtype.ts';
 import type { Source } from '../../sources/source.ts';
-import { READ_BUFFERS } from '../../util/buffer-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import type { DecodedBlock } from './block-cache.ts';
 import { inflateBlock } from './decoders/inflate.ts';
 import { lercDecode } from './decoders/lerc.ts';
@@ -78,8 +78,8 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
   // Pooled buffers the planes ended up in belong to the block (given back when the cache drops
   // it); the other pooled buffers of this decode are read by no one any more.
   const used = new Set<ArrayBufferLike>(planes.map((p) => p.buffer));
-  const owned = [...used].filter((b) => READ_BUFFERS.owns(b)) as ArrayBuffer[];
-  READ_BUFFERS.release(...scratch.filter((b) => !used.has(b)));
+  const owned = [...used].filter((b) => BUFFER_POOL.owns(b)) as ArrayBuffer[];
+  BUFFER_POOL.release(...scratch.filter((b) => !used.has(b)));
   let byteLength = 0; // what the block holds: whole pooled buffers, else the planes' bytes
   for (const b of owned) byteLength += b.byteLength;
   for (const p of planes) if (!owned.includes(p.buffer as ArrayBuffer)) byteLength += p.byteLength;
@@ -141,7 +141,7 @@ async function decodeBlock(
       break;
     case Compression.Deflate:
     case Compression.DeflateOld:
-      raw = await inflateBlock(bytes, READ_BUFFERS.bytes(expected));
+      raw = await inflateBlock(bytes, BUFFER_POOL.bytes(expected));
       scratch.push(raw.buffer);
       break;
     case Compression.PackBits:
@@ -166,7 +166,7 @@ async function decodeBlock(
     if (samples > 1 && byteSize <= 4 && !isFloat(layout.dtype)) {
       const planes: TypedArray[] = [];
       for (let s = 0; s < samples; s++) {
-        planes.push(READ_BUFFERS.array(layout.dtype, n));
+        planes.push(BUFFER_POOL.array(layout.dtype, n));
       }
       horizontalToPlanes(raw, width, rows, byteSize, planes as Parameters<typeof horizontalToPlanes>[4]);
       return planes;

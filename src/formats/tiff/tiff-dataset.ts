@@ -25,7 +25,7 @@ import { isFormatError, openTiffFile } from './tiff-file.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
-import { READ_BUFFERS } from '../../util/buffer-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 export type { TiffBandMeta } from './dataset-meta.ts';
 
@@ -199,7 +199,7 @@ export class TiffDataset {
    * 1-based sample indexes (duplicates allowed). Returns one array per requested band (length
    * width*height, dtype = this.dtype; duplicates are separate copies) and the per-dataset mask
    * of the window (255 valid / 0 masked) when the level has one, else null. The arrays sit on
-   * READ_BUFFERS buffers: a caller done with them may give them back (READ_BUFFERS.release).
+   * BUFFER_POOL buffers: a caller done with them may give them back (BUFFER_POOL.release).
    *
    * Block fetches are shared with concurrent readers and are not cancelled by `signal`; an
    * aborted read stops waiting and rejects with the signal's reason.
@@ -232,7 +232,7 @@ export class TiffDataset {
     const win: WindowRect = { col, row, width, height };
     const unique = [...new Set(bands)];
     const arrays = new Map<number, TypedArray>();
-    for (const b of unique) arrays.set(b, READ_BUFFERS.array(this.dtype, width * height));
+    for (const b of unique) arrays.set(b, BUFFER_POOL.array(this.dtype, width * height));
     const tasks: Promise<void>[] = [];
 
     const layout = src.image.layout;
@@ -257,7 +257,7 @@ export class TiffDataset {
 
     let mask: Uint8Array | null = null;
     if (src.mask !== null) {
-      const m = READ_BUFFERS.bytes(width * height);
+      const m = BUFFER_POOL.bytes(width * height);
       mask = m;
       const maskPlane = src.mask;
       forEachBlock(maskPlane.layout, win, (blockIndex, x0, y0) => {

@@ -12,7 +12,7 @@ import { driverName, type ImageFormat } from './formats.ts';
 import { alphaTo16, maskBand } from './mask-band.ts';
 import { interleave, interleaveWithAlpha } from './interleave.ts';
 import { encodePng } from './png-encoder.ts';
-import { BYTE_SCRATCH } from '../../util/scratch-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 /**
  * PNG settings, measured by bench/png.ts on the benchmark tiles (256², CPU per encode, mean size):
@@ -56,10 +56,10 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
       const planes = bands as Array<Uint8Array | Uint16Array>;
       const alpha = returnMask ? (dtype === 'uint16' ? alphaTo16(canvas.alpha) : canvas.alpha) : undefined;
       const n = width * height;
-      const buf = dtype === 'uint16' ? new Uint16Array(n * channels) : BYTE_SCRATCH.acquire(n * channels);
+      const buf = dtype === 'uint16' ? new Uint16Array(n * channels) : BUFFER_POOL.bytes(n * channels);
       const data = (alpha ? interleaveWithAlpha(buf, planes, alpha, n) : interleave(buf, planes, n)) as Uint8Array | Uint16Array;
       const encoding = encodePng({ width, height, channels: channels as 1 | 2 | 3 | 4, data, ...PNG_PROFILE[format] });
-      if (buf instanceof Uint8Array) BYTE_SCRATCH.release(buf); // read synchronously by encodePng
+      BUFFER_POOL.release(buf.buffer); // read synchronously by encodePng
       return encoding;
     }
     case 'jpeg':

@@ -10,7 +10,7 @@
 import * as zlib from 'node:zlib';
 import { constants, deflateSync } from 'node:zlib';
 import { deflateBound, deflateInto } from '../../util/zlib-handle.ts';
-import { BYTE_SCRATCH } from '../../util/scratch-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
@@ -216,12 +216,12 @@ export function encodePngSync(input: PngInput): Buffer {
  * scratch: a tile allocates only its PNG. `input.data` is not kept.
  */
 export function encodePng(input: PngInput): Buffer {
-  const scan = filterScanlines(input, BYTE_SCRATCH.acquire(scanlinesLength(input)));
-  const scratch = BYTE_SCRATCH.acquire(deflateBound(scan.length));
+  const scan = filterScanlines(input, BUFFER_POOL.bytes(scanlinesLength(input)));
+  const scratch = BUFFER_POOL.bytes(deflateBound(scan.length));
   try {
     const idat = deflateInto(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY }, scratch);
     return assemble(input, idat);
   } finally {
-    BYTE_SCRATCH.release(scan, scratch);
+    BUFFER_POOL.release(scan.buffer, scratch.buffer);
   }
 }

@@ -22,7 +22,7 @@ import { mediaType, type ImageFormat } from './formats.ts';
 import { rescaleCanvas } from './rescale.ts';
 import { colormapToRgba } from './fast-colormap-png.ts';
 import { encodePng } from './png-encoder.ts';
-import { BYTE_SCRATCH } from '../../util/scratch-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 export interface RenderOptions {
   /** undefined = automatic choice (§5.2): PNG if any pixel is transparent, else JPEG. */
@@ -67,7 +67,7 @@ async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promi
   if (!cmap || cmap.kind !== 'lut') return null;
   const rescale = options.rescale && options.rescale.length > 0 ? options.rescale[0] : undefined;
   if (!rescale && img.dtype !== 'uint8') return null; // generic path handles the other LUT casts
-  const rgba = BYTE_SCRATCH.acquire(img.width * img.height * 4);
+  const rgba = BUFFER_POOL.bytes(img.width * img.height * 4);
   const transparent = colormapToRgba(img, cmap.table, rescale, rgba);
   if (options.format === undefined && !transparent) {
     // auto → JPEG: drop the alpha (all non-zero, and JPEG has none) and encode the RGB
@@ -78,11 +78,11 @@ async function tryFastColormapPng(img: ImageData, options: RenderOptions): Promi
       rgb[o + 1] = rgba[s + 1];
       rgb[o + 2] = rgba[s + 2];
     }
-    BYTE_SCRATCH.release(rgba);
+    BUFFER_POOL.release(rgba.buffer);
     return { body: await encodeInterleavedWithSharp(rgb, img.width, img.height, 3, 'jpeg'), contentType: mediaType('jpeg'), format: 'jpeg' };
   }
   const encoding = encodePng({ width: img.width, height: img.height, channels: 4, data: rgba, ...PNG_PROFILE.png });
-  BYTE_SCRATCH.release(rgba); // read synchronously by encodePng
+  BUFFER_POOL.release(rgba.buffer); // read synchronously by encodePng
   return { body: encoding, contentType: mediaType('png'), format: 'png' };
 }
 

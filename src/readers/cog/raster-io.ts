@@ -13,7 +13,7 @@
  */
 import type { Window } from '../../geo/bounds.ts';
 import { allocate, type DType, type TypedArray } from '../../raster/dtype.ts';
-import { READ_BUFFERS } from '../../util/buffer-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
 import { indexSpan, nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
@@ -82,10 +82,10 @@ export async function rasterIO(
     groups = [{ plan: { level, cols, rows }, bands: all, mask: true }];
   }
   const n = outWidth * outHeight;
-  const out = bands.map(() => READ_BUFFERS.array(raster.dtype, n).fill(0));
+  const out = bands.map(() => BUFFER_POOL.array(raster.dtype, n).fill(0));
   if (options.fill !== 0) for (const b of out) b.fill(options.fill);
   const maskGroup = groups[groups.length - 1];
-  const mask = options.withMask && raster.levels[maskGroup.plan.level].hasMask ? READ_BUFFERS.bytes(n).fill(0) : null;
+  const mask = options.withMask && raster.levels[maskGroup.plan.level].hasMask ? BUFFER_POOL.bytes(n).fill(0) : null;
   let inside: Uint8Array | null = null;
   for (let g = 0; g < groups.length; g++) {
     const m = insideMask(groups[g].plan.cols, groups[g].plan.rows);
@@ -148,7 +148,7 @@ async function samplePlan(
     const part = await raster.readWindow(level, spanX[0], r0, spanWidth, r1 - r0 + 1, bandNumbers, signal);
     for (let b = 0; b < targets.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
     if (mask && part.mask) sampleRows(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
-    READ_BUFFERS.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : [])); // sampled: dead
+    BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : [])); // sampled: dead
     i = j;
   }
 }

@@ -20,8 +20,7 @@ import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts'
 import { approxRowAt } from '../../raster/warp/approx-row.ts';
 import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
-import { READ_BUFFERS } from '../../util/buffer-pool.ts';
-import { Float64ScratchPool } from '../../util/scratch-pool.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
@@ -37,7 +36,6 @@ export interface WarpGrid {
 }
 
 const VRT_BLOCK_WIDTH = 512;
-const SCRATCH = new Float64ScratchPool();
 const MAX_ERROR = 0.125;
 
 export async function readWarpedImage(
@@ -97,12 +95,12 @@ export async function readWarpedImage(
       ys[i] = inv[3] + gx * inv[4] + gy * inv[5];
     }
   };
-  const sx = SCRATCH.acquire(tw * th).fill(NaN);
-  const sy = SCRATCH.acquire(tw * th).fill(NaN);
+  const sx = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
+  const sy = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
   try {
     return await warpAndAssemble();
   } finally {
-    SCRATCH.release(sx, sy);
+    BUFFER_POOL.release(sx.buffer, sy.buffer);
   }
 
   async function warpAndAssemble(): Promise<ImageData> {
@@ -135,8 +133,8 @@ export async function readWarpedImage(
   const count = tw * th;
   const dtype = tiff.dtype;
   const fill = plan.nodata ?? 0;
-  const warped = readBands.map(() => READ_BUFFERS.array(dtype, count).fill(fill));
-  const written = READ_BUFFERS.bytes(count).fill(0);
+  const warped = readBands.map(() => BUFFER_POOL.array(dtype, count).fill(fill));
+  const written = BUFFER_POOL.bytes(count).fill(0);
   if (span) {
     const [c0, r0, c1, r1] = span;
     if ((c1 - c0) * (r1 - r0) > maxReadPixels) throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
@@ -153,7 +151,7 @@ export async function readWarpedImage(
     const [scaleX, scaleY] = footprintScale(sx, sy, cols, rows);
     warpSample(reproject, region, sx, sy, scaleX, scaleY, { bands: warped, written, dtype });
     // the source window is read by no one else: its buffers serve the next reads
-    READ_BUFFERS.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : []));
+    BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : []));
   }
 
   // 5. Masks (rio-tiler: nodata → value == nodata; else the VRT's alpha = pixels written).
