@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { assertClose } from '../helpers/assert-close.ts';
 import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 interface Expected {
@@ -25,27 +26,6 @@ interface Expected {
 
 const expected = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), 'utf8')) as Expected;
 const FILES = Object.keys(expected.files);
-
-/** Deep comparison with a relative tolerance; the oracle writes NaN as the string "NaN". */
-function assertClose(actual: unknown, wanted: unknown, tol: number, where: string): void {
-  if (wanted === 'NaN') return assert.equal(actual, null, where);
-  if (typeof wanted === 'number') {
-    assert.equal(typeof actual, 'number', `${where}: ${JSON.stringify(actual)}`);
-    const a = actual as number;
-    assert.ok(Math.abs(a - wanted) <= tol * Math.max(1, Math.abs(wanted)), `${where}: ${a} vs ${wanted}`);
-    return;
-  }
-  if (Array.isArray(wanted)) {
-    assert.ok(Array.isArray(actual) && actual.length === wanted.length, `${where}: length ${JSON.stringify(actual)}`);
-    wanted.forEach((w, i) => assertClose((actual as unknown[])[i], w, tol, `${where}[${i}]`));
-    return;
-  }
-  if (wanted !== null && typeof wanted === 'object') {
-    for (const [k, v] of Object.entries(wanted)) assertClose((actual as Record<string, unknown>)?.[k], v, tol, `${where}.${k}`);
-    return;
-  }
-  assert.deepEqual(actual, wanted, where);
-}
 
 let server: TestServer;
 before(async () => {

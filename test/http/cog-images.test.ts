@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import sharp, { type Metadata } from 'sharp';
+import { parseNpy } from '../helpers/npy.ts';
 import { fixture, q, REPO, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const expected = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), 'utf8')) as {
@@ -40,20 +41,6 @@ async function image(path: string, init?: RequestInit): Promise<{ status: number
   return { status: r.status, type: r.headers.get('content-type') ?? '', meta: await sharp(body).metadata(), body, headers: r.headers };
 }
 
-/** Parses a numpy .npy v1 buffer (little-endian, C order). */
-function npy(buf: Buffer): { shape: number[]; descr: string; data: ArrayLike<number> } {
-  assert.equal(buf.subarray(1, 6).toString('latin1'), 'NUMPY');
-  const headerLen = buf.readUInt16LE(8);
-  const header = buf.subarray(10, 10 + headerLen).toString('latin1');
-  const descr = /'descr':\s*'([^']+)'/.exec(header)![1];
-  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)![1].split(',').filter((s) => s.trim()).map(Number);
-  const raw = buf.subarray(10 + headerLen);
-  const copy = new Uint8Array(raw).buffer;
-  const ctor = { '<u2': Uint16Array, '|u1': Uint8Array, '<i2': Int16Array, '<f4': Float32Array, '<f8': Float64Array, '<i4': Int32Array }[descr];
-  assert.ok(ctor, descr);
-  return { shape, descr, data: new ctor(copy) };
-}
-
 describe('preview', () => {
   it('auto format: JPEG without masked pixels, PNG with', async () => {
     const a = await image(`/cog/preview?url=${RGB}&max_size=256`);
@@ -79,7 +66,7 @@ describe('preview', () => {
   it('npy: data bands plus mask band, same values the statistics see', async () => {
     const r = await server.get(`/cog/preview.npy?url=${UINT16}`);
     assert.equal(r.headers.get('content-type'), 'application/x-binary');
-    const a = npy(Buffer.from(await r.arrayBuffer()));
+    const a = parseNpy(Buffer.from(await r.arrayBuffer()));
     const { width: W, height: H } = expected.files['uint16_nodata_utm.tif'].info;
     assert.deepEqual(a.shape, [2, H, W]);
     assert.equal(a.descr, '<u2');
@@ -92,7 +79,7 @@ describe('preview', () => {
     }
     const s = expected.files['uint16_nodata_utm.tif'].statistics_default.stats['b1'];
     assert.deepEqual([min, max], [s.min, s.max]);
-    const noMask = npy(Buffer.from(await (await server.get(`/cog/preview.npy?url=${UINT16}&return_mask=false`)).arrayBuffer()));
+    const noMask = parseNpy(Buffer.from(await (await server.get(`/cog/preview.npy?url=${UINT16}&return_mask=false`)).arrayBuffer()));
     assert.equal(noMask.shape[0], 1);
   });
 
@@ -115,7 +102,7 @@ describe('preview', () => {
   });
 
   it('unscale gives float32; return_mask=false drops the mask band', async () => {
-    const a = npy(Buffer.from(await (await server.get(`/cog/preview.npy?url=${q(fixture('datasets', 'int16_scale_laea.tif'))}&unscale=true&return_mask=false`)).arrayBuffer()));
+    const a = parseNpy(Buffer.from(await (await server.get(`/cog/preview.npy?url=${q(fixture('datasets', 'int16_scale_laea.tif'))}&unscale=true&return_mask=false`)).arrayBuffer()));
     assert.equal(a.descr, '<f4');
     assert.equal(a.shape[0], 1);
   });
@@ -215,7 +202,7 @@ describe('tiles: formats and edge cases', () => {
   it('tilesize and buffer change the output size; npy shape', async () => {
     const t = await image(`/cog/tiles/WebMercatorQuad/10/536/362.png?url=${DEMO}&rescale=0,3000&tilesize=512`);
     assert.deepEqual([t.meta.width, t.meta.height], [512, 512]);
-    const n = npy(Buffer.from(await (await server.get(`/cog/tiles/WebMercatorQuad/10/536/362.npy?url=${DEMO}&buffer=10`)).arrayBuffer()));
+    const n = parseNpy(Buffer.from(await (await server.get(`/cog/tiles/WebMercatorQuad/10/536/362.npy?url=${DEMO}&buffer=10`)).arrayBuffer()));
     assert.deepEqual(n.shape, [2, 276, 276]);
   });
 
@@ -233,7 +220,7 @@ describe('algorithms', () => {
   it('on previews, tiles and statistics', async () => {
     const h = await image(`/cog/preview.png?url=${DEMO}&algorithm=hillshade&max_size=128`);
     assert.equal(h.meta.channels, 2);
-    const t = npy(Buffer.from(await (await server.get(`/cog/preview.npy?url=${DEMO}&algorithm=terrarium&max_size=64`)).arrayBuffer()));
+    const t = parseNpy(Buffer.from(await (await server.get(`/cog/preview.npy?url=${DEMO}&algorithm=terrarium&max_size=64`)).arrayBuffer()));
     assert.equal(t.descr, '|u1');
     assert.equal(t.shape[0], 4); // 3 RGB bands + mask
     const tile = await image(`/cog/tiles/WebMercatorQuad/10/536/362.png?url=${DEMO}&algorithm=hillshade&buffer=3`);

@@ -17,6 +17,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createServices } from '../../src/http/services.ts';
 import { startCmrStandin, type CmrStandin } from '../helpers/cmr-standin.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
+import { fetchNpy, npyBand, parseNpy } from '../helpers/npy.ts';
 import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
 import { COLLECTION_ID, GRANULE_DATA_DIR, loadGranuleFixtures } from '../search/granule-fixtures.ts';
 
@@ -47,20 +48,6 @@ function oracleArray(ref: ArrayRef): ArrayLike<number> {
   return new ctor(oracle.buffer.slice(oracle.byteOffset + ref.offset, oracle.byteOffset + ref.offset + ctor.BYTES_PER_ELEMENT * n));
 }
 
-/** Parses a numpy .npy v1 buffer (little-endian, C order). */
-function npy(buf: Buffer): { shape: number[]; descr: string; data: ArrayLike<number> } {
-  assert.equal(buf.subarray(1, 6).toString('latin1'), 'NUMPY', buf.toString().slice(0, 200));
-  const headerLen = buf.readUInt16LE(8);
-  const header = buf.subarray(10, 10 + headerLen).toString('latin1');
-  const descr = /'descr':\s*'([^']+)'/.exec(header)![1];
-  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)![1].split(',').filter((s) => s.trim()).map(Number);
-  const raw = buf.subarray(10 + headerLen);
-  const copy = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer;
-  const ctor = { '<u2': Uint16Array, '|u1': Uint8Array, '<f8': Float64Array, '<f4': Float32Array, '<i4': Int32Array }[descr];
-  assert.ok(ctor, `npy dtype ${descr}`);
-  return { shape, descr, data: new ctor(copy) };
-}
-
 const DTYPE_DESCR: Record<string, string> = { uint8: '|u1', uint16: '<u2', float64: '<f8', float32: '<f4' };
 
 let data: RangeServer;
@@ -85,25 +72,13 @@ after(async () => {
   await data.close();
 });
 
-async function getNpy(srv: TestServer, p: string) {
-  const r = await srv.get(p);
-  const body = Buffer.from(await r.arrayBuffer());
-  assert.equal(r.status, 200, `${p}: ${body.toString().slice(0, 300)}`);
-  return npy(body);
-}
-
-const band = (a: { shape: number[]; data: ArrayLike<number> }, i: number): number[] => {
-  const n = a.shape[1] * a.shape[2];
-  return Array.from({ length: n }, (_, k) => a.data[i * n + k]);
-};
-
 /** Compares bands + mask with the oracle: same validity and value on at least `share` of the pixels. */
 function compareMasked(a: { shape: number[]; data: ArrayLike<number> }, ref: MaskedRef, bands: number, share: number, where: string, tol = 0): void {
   assert.equal(a.shape[0], bands + 1, `${where}: bands + mask`);
   const n = a.shape[1] * a.shape[2];
   const want = oracleArray(ref.data);
   const valid = oracleArray(ref.valid);
-  const mask = band(a, bands);
+  const mask = npyBand(a, bands);
   let same = 0;
   let validCount = 0;
   for (let b = 0; b < bands; b++) {
@@ -122,7 +97,7 @@ function compareMasked(a: { shape: number[]; data: ArrayLike<number> }, ref: Mas
 describe('/raster mosaics vs GDAL', () => {
   it('first: a z13 tile over four overlapping granules (G1 nodata corner filled by G4)', async () => {
     const t = expected.tile;
-    const a = await getNpy(server, `/raster/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.npy?${COLL}&${REGEX}&${RGB}&tilesize=${t.tilesize}&exitwhenfull=false`);
+    const a = await fetchNpy(server, `/raster/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.npy?${COLL}&${REGEX}&${RGB}&tilesize=${t.tilesize}&exitwhenfull=false`);
     assert.deepEqual([a.descr, ...a.shape], ['<u2', 4, t.tilesize, t.tilesize], 'uint16, 3 bands + mask');
     compareMasked(a, t.first, 3, 0.995, 'tile first');
   });
@@ -130,7 +105,7 @@ describe('/raster mosaics vs GDAL', () => {
   it('first: an EPSG:4326 bbox at a forced size', async () => {
     const p = expected.part;
     const [w, s, e, n] = p.bounds;
-    const a = await getNpy(server, `/raster/bbox/${w},${s},${e},${n}/${p.width}x${p.height}.npy?${COLL}&${REGEX}&${RGB}&exitwhenfull=false`);
+    const a = await fetchNpy(server, `/raster/bbox/${w},${s},${e},${n}/${p.width}x${p.height}.npy?${COLL}&${REGEX}&${RGB}&exitwhenfull=false`);
     assert.deepEqual(a.shape, [4, p.height, p.width], 'shape');
     compareMasked(a, p.first, 3, 0.995, 'part first');
   });
@@ -140,7 +115,7 @@ describe('/raster mosaics vs GDAL', () => {
       const m = expected.methods;
       const ref = m.results[method];
       const assets = method.startsWith('lastband') ? 'assets=B03&assets=B04' : 'assets=B04';
-      const a = await getNpy(
+      const a = await fetchNpy(
         server,
         `/raster/tiles/WebMercatorQuad/${m.z}/${m.x}/${m.y}.npy?${COLL}&${REGEX}&${assets}&tilesize=${m.tilesize}&exitwhenfull=false&pixel_selection=${method}`,
       );
@@ -320,9 +295,9 @@ describe('/raster: feature and statistics', () => {
   it('POST /feature masks outside the geometry', async () => {
     const r = await server.post(`/raster/feature/64x64.npy?${COLL}&${REGEX}&assets=B04&exitwhenfull=false`, feature);
     assert.equal(r.status, 200, 'status');
-    const a = npy(Buffer.from(await r.arrayBuffer()));
+    const a = parseNpy(Buffer.from(await r.arrayBuffer()));
     assert.deepEqual(a.shape, [2, 64, 64], 'band + mask');
-    const mask = band(a, 1);
+    const mask = npyBand(a, 1);
     assert.equal(mask[0], 0, 'the north-west corner is outside the triangle');
     assert.ok(mask[40 * 64 + 50] !== 0, 'a pixel inside the triangle and over G1 is valid');
   });

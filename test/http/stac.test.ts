@@ -12,6 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
+import { assertClose } from '../helpers/assert-close.ts';
+import { fetchNpy, npyBand, parseNpy } from '../helpers/npy.ts';
 import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 type Stats = Record<string, unknown>;
@@ -44,40 +46,6 @@ const ITEM = q(fixture('stac', 'item.json'));
 const ITEM_PROPS = q(fixture('stac', 'item-props-proj.json'));
 const ITEM_NOPROJ = q(fixture('stac', 'items', 'item-noproj.json'));
 
-/** Deep comparison with a relative tolerance; the oracle writes NaN as the string "NaN". */
-function assertClose(actual: unknown, wanted: unknown, tol: number, where: string): void {
-  if (wanted === 'NaN') return assert.equal(actual, null, where);
-  if (typeof wanted === 'number') {
-    assert.equal(typeof actual, 'number', `${where}: ${JSON.stringify(actual)}`);
-    assert.ok(Math.abs((actual as number) - wanted) <= tol * Math.max(1, Math.abs(wanted)), `${where}: ${String(actual)} vs ${wanted}`);
-    return;
-  }
-  if (Array.isArray(wanted)) {
-    assert.ok(Array.isArray(actual) && actual.length === wanted.length, `${where}: length ${JSON.stringify(actual)}`);
-    wanted.forEach((w, i) => assertClose((actual as unknown[])[i], w, tol, `${where}[${i}]`));
-    return;
-  }
-  if (wanted !== null && typeof wanted === 'object') {
-    for (const [k, v] of Object.entries(wanted)) assertClose((actual as Record<string, unknown>)?.[k], v, tol, `${where}.${k}`);
-    return;
-  }
-  assert.deepEqual(actual, wanted, where);
-}
-
-/** Parses a numpy .npy v1 buffer (little-endian, C order). */
-function npy(buf: Buffer): { shape: number[]; descr: string; data: ArrayLike<number> } {
-  assert.equal(buf.subarray(1, 6).toString('latin1'), 'NUMPY', buf.toString().slice(0, 200));
-  const headerLen = buf.readUInt16LE(8);
-  const header = buf.subarray(10, 10 + headerLen).toString('latin1');
-  const descr = /'descr':\s*'([^']+)'/.exec(header)![1];
-  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)![1].split(',').filter((s) => s.trim()).map(Number);
-  const raw = buf.subarray(10 + headerLen);
-  const copy = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer;
-  const ctor = { '<u2': Uint16Array, '|u1': Uint8Array, '<i2': Int16Array, '<f4': Float32Array, '<f8': Float64Array, '<i4': Int32Array }[descr];
-  assert.ok(ctor, `npy dtype ${descr}`);
-  return { shape, descr, data: new ctor(copy) };
-}
-
 let server: TestServer;
 before(async () => {
   server = await startTestServer();
@@ -85,18 +53,6 @@ before(async () => {
 after(async () => {
   await server.close();
 });
-
-const getNpy = async (p: string) => {
-  const r = await server.get(p);
-  const body = Buffer.from(await r.arrayBuffer());
-  assert.equal(r.status, 200, `${p}: ${body.toString().slice(0, 300)}`);
-  return npy(body);
-};
-
-const band = (a: { shape: number[]; data: ArrayLike<number> }, i: number): number[] => {
-  const n = a.shape[1] * a.shape[2];
-  return Array.from({ length: n }, (_, k) => a.data[i * n + k]);
-};
 
 describe('/stac listing and metadata', () => {
   it('/assets lists the raster assets only (no thumbnail, no metadata json)', async () => {
@@ -277,43 +233,43 @@ describe('/stac pixels vs rasterio', () => {
 
   it('bbox part in the asset CRS equals rasterio window reads (swir resized 2× with nearest)', async () => {
     const [minx, miny, maxx, maxy] = expected.part.bounds;
-    const a = await getNpy(`/stac/bbox/${minx},${miny},${maxx},${maxy}.npy?url=${ITEM}&assets=red&assets=nir&assets=swir&coord_crs=EPSG:32633&return_mask=false`);
+    const a = await fetchNpy(server, `/stac/bbox/${minx},${miny},${maxx},${maxy}.npy?url=${ITEM}&assets=red&assets=nir&assets=swir&coord_crs=EPSG:32633&return_mask=false`);
     assert.deepEqual(a.shape, [3, expected.part.height, expected.part.width]);
     assert.equal(a.descr, '<u2');
-    ['red', 'nir', 'swir'].forEach((name, i) => assert.deepEqual(band(a, i), [...oracleArray(expected.part.arrays[name])], name));
+    ['red', 'nir', 'swir'].forEach((name, i) => assert.deepEqual(npyBand(a, i), [...oracleArray(expected.part.arrays[name])], name));
   });
 
   it('WebMercator tile: GDAL WarpedVRT per asset, and the same pixels as /cog tiles of each asset', async () => {
     const t = expected.tile;
     const tilePath = `/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.npy`;
-    const a = await getNpy(`/stac${tilePath}?url=${ITEM}&assets=red&assets=swir&tilesize=${t.tilesize}&return_mask=false`);
+    const a = await fetchNpy(server, `/stac${tilePath}?url=${ITEM}&assets=red&assets=swir&tilesize=${t.tilesize}&return_mask=false`);
     assert.deepEqual(a.shape, [2, t.tilesize, t.tilesize]);
     for (const [i, name] of ['red', 'swir'].entries()) {
       const want = oracleArray(t.arrays[name]);
-      const got = band(a, i);
+      const got = npyBand(a, i);
       let same = 0;
       for (let k = 0; k < got.length; k++) if (got[k] === want[k]) same++;
       assert.ok(same / got.length >= 0.995, `${name}: ${same}/${got.length} pixels equal GDAL`);
-      const cog = await getNpy(`/cog${tilePath}?url=${q(fixture('stac', `${name}.tif`))}&tilesize=${t.tilesize}&return_mask=false`);
-      assert.deepEqual(got, band(cog, 0), `${name} vs /cog`);
+      const cog = await fetchNpy(server, `/cog${tilePath}?url=${q(fixture('stac', `${name}.tif`))}&tilesize=${t.tilesize}&return_mask=false`);
+      assert.deepEqual(got, npyBand(cog, 0), `${name} vs /cog`);
     }
   });
 
   it('images: dtypes and band counts (per-asset bidx, expressions → int32/float, asset_as_band)', async () => {
     const pre = `/stac/preview.npy?url=${ITEM}&return_mask=false`;
-    let a = await getNpy(`${pre}&assets=red&assets=swir`);
+    let a = await fetchNpy(server, `${pre}&assets=red&assets=swir`);
     assert.deepEqual([a.descr, ...a.shape], ['<u2', 2, 160, 192]);
-    a = await getNpy(`${pre}&assets=swir`);
+    a = await fetchNpy(server, `${pre}&assets=swir`);
     assert.deepEqual(a.shape, [1, 80, 96]);
-    a = await getNpy(`${pre}&assets=${q('red|bidx=1,1,1')}`);
+    a = await fetchNpy(server, `${pre}&assets=${q('red|bidx=1,1,1')}`);
     assert.deepEqual(a.shape, [3, 160, 192]);
-    a = await getNpy(`${pre}&assets=red&expression=${q('b1;b1;b1')}`);
+    a = await fetchNpy(server, `${pre}&assets=red&expression=${q('b1;b1;b1')}`);
     assert.deepEqual([a.descr, a.shape[0]], ['<i4', 3]);
-    a = await getNpy(`${pre}&assets=${q('red|expression=b1;b1;b1')}`);
+    a = await fetchNpy(server, `${pre}&assets=${q('red|expression=b1;b1;b1')}`);
     assert.deepEqual([a.descr, a.shape[0]], ['<i4', 3]);
-    a = await getNpy(`${pre}&assets=red&assets=visual`);
+    a = await fetchNpy(server, `${pre}&assets=red&assets=visual`);
     assert.deepEqual([a.descr, a.shape[0]], ['<u2', 4]);
-    a = await getNpy(`${pre}&assets=red&asset_as_band=true`);
+    a = await fetchNpy(server, `${pre}&assets=red&asset_as_band=true`);
     assert.equal(a.shape[0], 1);
     const png = await server.get(`/stac/preview.png?url=${ITEM}&assets=red&rescale=0,3000&max_size=64`);
     assert.equal(png.status, 200);
@@ -342,9 +298,9 @@ describe('/stac pixels vs rasterio', () => {
     const geometry = { type: 'Polygon', coordinates: [[[w, s], [e, s], [w, n], [w, s]]] };
     const r = await server.post(`/stac/feature.npy?url=${ITEM}&assets=red&assets=swir`, { type: 'Feature', properties: {}, geometry });
     assert.equal(r.status, 200);
-    const a = npy(Buffer.from(await r.arrayBuffer()));
+    const a = parseNpy(Buffer.from(await r.arrayBuffer()));
     assert.equal(a.shape[0], 3); // two bands + mask
-    const mask = band(a, 2); // 0 masked, dtype maximum valid
+    const mask = npyBand(a, 2); // 0 masked, dtype maximum valid
     assert.ok(mask.includes(0) && mask.includes(65535), 'masked and valid pixels');
   });
 });
