@@ -165,9 +165,7 @@ async function decodeBlock(
     raw = aligned(raw, byteSize);
     if (samples > 1 && byteSize <= 4 && !isFloat(layout.dtype)) {
       const planes: TypedArray[] = [];
-      for (let s = 0; s < samples; s++) {
-        planes.push(BUFFER_POOL.array(layout.dtype, n));
-      }
+      for (let s = 0; s < samples; s++) planes.push(BUFFER_POOL.array(layout.dtype, n));
       horizontalToPlanes(raw, width, rows, byteSize, planes as Parameters<typeof horizontalToPlanes>[4]);
       return planes;
     }
