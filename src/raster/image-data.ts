@@ -1,6 +1,6 @@
 import type { Bounds } from '../geo/bounds.ts';
 import type { Crs } from '../geo/crs.ts';
-import type { DType, TypedArray } from './dtype.ts';
+import type { DType, TypedArray } from '../dtype.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
 
 /** One RGBA colour, 0..255 each. */

@@ -25,7 +25,7 @@ import { toPixelGeometry } from '../../raster/pixel-geometry.ts';
 import { rasterizeAllTouched } from '../../raster/rasterize.ts';
 import type { Granule, GranuleAsset, SearchArea } from '../../search/types.ts';
 import type { ImageReader } from '../image-reader.ts';
-import { LinkedAbortController } from '../linked-controller.ts';
+import { LinkedAbortController } from '../../sources/linked-controller.ts';
 import type { ReadOptions } from '../read-options.ts';
 import type { PartRequest, PointValues, PreviewRequest, TileRequest } from '../reader.ts';
 import type { AssetRequest } from '../stac/asset-request.ts';
