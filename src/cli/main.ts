@@ -3,7 +3,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../http/app.ts';
 import { createServices } from '../http/services.ts';
-import { cogInfo } from '../readers/cog/info.ts';
 import { isRastileError } from '../errors.ts';
 import { configFromEnv, DEMO_DIR, type CliFlags } from './config-from-env.ts';
 
@@ -50,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     try {
       const reader = await createServices(config).openCog(target);
-      console.log(JSON.stringify(cogInfo(reader.ds), null, 2));
+      console.log(JSON.stringify(reader.info(), null, 2));
       return 0;
     } catch (err) {
       console.error(`rastile info: ${isRastileError(err) ? err.message : String(err)}`);

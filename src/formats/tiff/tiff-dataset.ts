@@ -210,7 +210,7 @@ export class TiffDataset {
     row: number,
     width: number,
     height: number,
-    bands: number[],
+    bands: readonly number[],
     signal?: AbortSignal,
   ): Promise<{ bands: TypedArray[]; mask: Uint8Array | null }> {
     const src = this.levelSources[level];
