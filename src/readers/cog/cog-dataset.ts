@@ -7,7 +7,7 @@
 import { Errors } from '../../errors.ts';
 import { boundsFromGeoTransform, type GeoTransform } from '../../geo/affine.ts';
 import type { Bounds } from '../../geo/bounds.ts';
-import { crsFromGeoKeys, type Crs } from '../../geo/crs.ts';
+import { crsFromGeoKeys, parseCrs, type Crs } from '../../geo/crs.ts';
 import type { BlockCache } from '../../formats/tiff/block-cache.ts';
 import { TiffDataset } from '../../formats/tiff/tiff-dataset.ts';
 import { SharedWork } from '../../sources/abort.ts';
@@ -49,26 +49,27 @@ export interface DatasetContext {
   sources: SourceOpener;
   blockCache: BlockCache;
   maxBlockBytes: number;
-  /** Probe `<file>.ovr` / `<file>.msk` sidecars (local files only: remote probes cost requests). */
+  /** Probe `<file>.ovr` / `<file>.msk` / `<file>.aux.xml` sidecars (local files only: remote probes cost requests). */
   sidecars: boolean;
 }
 
 export async function openCogDataset(location: string, ctx: DatasetContext, signal?: AbortSignal): Promise<CogDataset> {
   const source = await ctx.sources.open(location, signal);
   const local = ctx.sidecars && parseLocation(location).kind === 'file';
-  const [overviewSource, maskSource, maskOverviewSource] = local
-    ? await Promise.all(['.ovr', '.msk', '.msk.ovr'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
-    : [null, null, null];
+  const [overviewSource, maskSource, maskOverviewSource, pamSource] = local
+    ? await Promise.all(['.ovr', '.msk', '.msk.ovr', '.aux.xml'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
+    : [null, null, null, null];
   const tiff = await TiffDataset.open(source, {
     blockCache: ctx.blockCache,
     overviewSource: overviewSource ?? undefined,
     maskSource: maskSource ?? undefined,
     maskOverviewSource: maskOverviewSource ?? undefined,
+    pamSource: pamSource ?? undefined,
     maxBlockBytes: ctx.maxBlockBytes,
     signal,
   });
   if (tiff.geoTransform === null) throw Errors.badRequest(`'${location}' is not georeferenced (no geotransform)`);
-  const crs = crsFromGeoKeys(tiff.geoKeys);
+  const crs = (tiff.pamSrs !== null ? crsOrNull(tiff.pamSrs) : null) ?? crsFromGeoKeys(tiff.geoKeys);
   if (crs === null) throw Errors.invalidCrs(`'${location}' has no coordinate reference system`);
   const nodata = representableNodata(tiff.nodata, tiff.dtype);
   const nodataType: NodataType =
@@ -88,6 +89,15 @@ export async function openCogDataset(location: string, ctx: DatasetContext, sign
     bandStatistics: tiff.bands.map((b) => statisticsTags(b.metadata)),
     nativeGrids: new LruCache(NATIVE_GRIDS_PER_DATASET, () => 1),
   };
+}
+
+/** A PAM sidecar's SRS, or null when we cannot interpret it (the GeoKeys are used instead). */
+function crsOrNull(text: string): Crs | null {
+  try {
+    return parseCrs(text);
+  } catch {
+    return null;
+  }
 }
 
 function statisticsTags(metadata: Record<string, string>): Readonly<[number, number]> | null {
