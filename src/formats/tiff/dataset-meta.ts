@@ -74,7 +74,7 @@ export function describeDataset(image0: TiffImage, base: IfdLayout, tags: Map<nu
     tiepoints: asNumbers(tiepoints),
     transformation: asNumbers(transformation),
     pixelIsPoint: geoKeys.get(GT_RASTER_TYPE_GEOKEY) === RASTER_PIXEL_IS_POINT,
-  });
+  }, base);
 
   // GDAL 3.6: the ColorMap counts for Palette images; 1-bit single-band images are "bitmap" bands
   // with a black/white table; MinIsWhite images get an inverted grey table (but keep their
