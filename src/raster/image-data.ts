@@ -1,10 +1,10 @@
+import type { Rgba } from '../color.ts';
 import type { Bounds } from '../geo/bounds.ts';
 import type { Crs } from '../geo/crs.ts';
-import type { DType, TypedArray } from './dtype.ts';
+import type { DType, TypedArray } from '../dtype.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
 
-/** One RGBA colour, 0..255 each. */
-export type Rgba = [number, number, number, number];
+export type { Rgba };
 
 /**
  * The one image model (rio-tiler's ImageData): every reader returns it, every renderer takes it.

@@ -5,7 +5,7 @@
  */
 import type { TiffImage } from '@cogeotiff/core';
 import type { GeoTransform } from '../../geo/affine.ts';
-import type { Rgba } from '../../raster/image-data.ts';
+import type { Rgba } from '../../color.ts';
 import { bitmapPalette, colorInterpretations, invertedGreyPalette, paletteFromColorMap, Photometric } from './band-meta.ts';
 import { parseGdalMetadata, parseGdalNodata } from './gdal-metadata.ts';
 import { geoTransformFromTags } from './geotransform.ts';

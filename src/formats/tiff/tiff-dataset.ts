@@ -7,9 +7,9 @@
  */
 import { Errors, isRastileError } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
-import type { DType, TypedArray } from '../../raster/dtype.ts';
-import { representableNodata } from '../../raster/dtype.ts';
-import type { Rgba } from '../../raster/image-data.ts';
+import type { DType, TypedArray } from '../../dtype.ts';
+import { representableNodata } from '../../dtype.ts';
+import type { Rgba } from '../../color.ts';
 import type { Source } from '../../sources/source.ts';
 import type { BlockCache, DecodedBlock } from './block-cache.ts';
 import { blockKey } from './block-cache.ts';

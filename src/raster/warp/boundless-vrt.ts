@@ -19,7 +19,7 @@
  * Written by hand because no library reproduces GDAL's sampling; verified pixel by pixel
  * against rasterio 1.3 / GDAL 3.6.2 reads of index rasters (test/http/tiles-oracle.test.ts).
  */
-import { chooseLevel, type LevelSize } from '../../readers/cog/overview-choice.ts';
+import { chooseLevel, type LevelSize } from './overview-choice.ts';
 
 const EPS = 1e-10;
 const VRT_EPS = 1e-3;

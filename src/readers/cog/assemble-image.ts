@@ -1,7 +1,7 @@
 /** Turns sampled bands and masks into the ImageData model (names, descriptions, unscale, statistics tags). */
 import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
-import type { TypedArray } from '../../raster/dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import type { CogDataset } from './cog-dataset.ts';
 

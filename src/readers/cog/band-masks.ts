@@ -3,7 +3,7 @@
  * masks per band where value == nodata (NaN-aware); else an alpha band masks where alpha == 0;
  * else the per-dataset mask band; else every pixel inside the raster is valid.
  */
-import type { TypedArray } from '../../raster/dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 import type { CogDataset } from './cog-dataset.ts';
 
 export interface MaskPlan {

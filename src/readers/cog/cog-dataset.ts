@@ -14,7 +14,7 @@ import { SharedWork } from '../../sources/abort.ts';
 import { parseLocation } from '../../sources/location.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import { LruCache } from '../../util/lru-cache.ts';
-import { representableNodata } from '../../raster/dtype.ts';
+import { representableNodata } from '../../dtype.ts';
 import type { Rgba } from '../../raster/image-data.ts';
 
 export type NodataType = 'Nodata' | 'Alpha' | 'Mask' | 'None';

@@ -1,7 +1,7 @@
 /** The /info record of a GeoTIFF (rio-tiler `Info`), fields in TiTiler's order. */
 import { crsInfoString } from '../../geo/crs.ts';
 import type { Bounds } from '../../geo/bounds.ts';
-import type { DType } from '../../raster/dtype.ts';
+import type { DType } from '../../dtype.ts';
 import type { Rgba } from '../../raster/image-data.ts';
 import type { CogDataset, NodataType } from './cog-dataset.ts';
 

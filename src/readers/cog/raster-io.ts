@@ -12,13 +12,13 @@
  * from a plain read of the same window, so nearest reads emulate that chain (boundless-vrt.ts).
  */
 import type { Window } from '../../geo/bounds.ts';
-import { allocate, type DType, type TypedArray } from '../../raster/dtype.ts';
+import { allocate, type DType, type TypedArray } from '../../dtype.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
 import { indexSpan, nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
 import { boundlessNearestPlan, gdalNearestAxis, isBoundless, samePlan, type NearestPlan } from '../../raster/warp/boundless-vrt.ts';
-import { chooseLevel, levelFactors } from './overview-choice.ts';
+import { chooseLevel, levelFactors } from '../../raster/warp/overview-choice.ts';
 
 /** What RasterIO needs from a multi-level raster (a TiffDataset satisfies it). */
 export interface LeveledRaster {

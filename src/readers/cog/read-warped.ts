@@ -13,7 +13,7 @@ import { invertGeoTransform } from '../../geo/affine.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
 import { getTransformer } from '../../geo/transform.ts';
-import type { TypedArray } from '../../raster/dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
@@ -25,7 +25,7 @@ import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
 import { bandIndexes, type CogDataset } from './cog-dataset.ts';
-import { chooseLevel, levelFactors } from './overview-choice.ts';
+import { chooseLevel, levelFactors } from '../../raster/warp/overview-choice.ts';
 
 export interface WarpGrid {
   crs: Crs;

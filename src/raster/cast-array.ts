@@ -3,7 +3,7 @@
  * numpy's `astype` does for the promotions promoteDtypes gives). Kept next to promoteDtypes, the
  * only source of the target dtypes; both belong in src/raster once that layer takes them.
  */
-import { allocate, dtypeOf, type DType, type TypedArray } from '../../raster/dtype.ts';
+import { allocate, dtypeOf, type DType, type TypedArray } from '../dtype.ts';
 
 /**
  * `src` as `dtype`: `src` itself when it already has that dtype, else a new array. With

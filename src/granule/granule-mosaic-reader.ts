@@ -9,28 +9,26 @@
  * `bounding_box` parameter, else the world (resolved by the backend before construction); CRS
  * EPSG:4326; zooms 0–18; every tile "exists" (an empty search answers 204 instead of 404).
  */
-import { isRastileError, RastileError } from '../../errors.ts';
-import type { Bounds } from '../../geo/bounds.ts';
-import { sameCrs, WGS84, type Crs } from '../../geo/crs.ts';
-import { geoTransformFromBounds } from '../../geo/affine.ts';
-import { toPixelSpace, transformGeometry, type Geometry } from '../../geo/geometry.ts';
-import type { TileMatrixSet } from '../../geo/tms.ts';
-import { datasetGeographicBounds, transformPoint } from '../../geo/transform.ts';
-import { mosaicRead, type MosaicResult } from '../../mosaic/mosaic-read.ts';
-import { createPixelSelection, type PixelSelectionName } from '../../mosaic/pixel-selection.ts';
-import { readEach } from '../../mosaic/read-each.ts';
-import type { CompiledExpression } from '../../raster/expression/index.ts';
-import type { ImageData } from '../../raster/image-data.ts';
-import { toPixelGeometry } from '../../raster/pixel-geometry.ts';
-import { rasterizeAllTouched } from '../../raster/rasterize.ts';
-import type { Granule, GranuleAsset, SearchArea } from '../../search/types.ts';
-import type { ImageReader } from '../image-reader.ts';
-import { LinkedAbortController } from '../linked-controller.ts';
-import type { ReadOptions } from '../read-options.ts';
-import type { PartRequest, PointValues, PreviewRequest, TileRequest } from '../reader.ts';
-import type { AssetRequest } from '../stac/asset-request.ts';
-import { selectAssets } from '../stac/select-assets.ts';
-import { StacReader, type AssetOpener } from '../stac/stac-reader.ts';
+import { isRastileError, RastileError } from '../errors.ts';
+import type { Bounds } from '../geo/bounds.ts';
+import { sameCrs, WGS84, type Crs } from '../geo/crs.ts';
+import type { Geometry } from '../geo/geometry.ts';
+import type { TileMatrixSet } from '../geo/tms.ts';
+import { datasetGeographicBounds, transformPoint } from '../geo/transform.ts';
+import { mosaicRead, type MosaicResult } from '../mosaic/mosaic-read.ts';
+import { createPixelSelection, type PixelSelectionName } from '../mosaic/pixel-selection.ts';
+import { readEach } from '../mosaic/read-each.ts';
+import type { CompiledExpression } from '../raster/expression/index.ts';
+import type { ImageData } from '../raster/image-data.ts';
+import type { Granule, GranuleAsset, SearchArea } from '../search/types.ts';
+import { cutlineMask } from '../readers/cutline.ts';
+import type { ImageReader } from '../readers/image-reader.ts';
+import { LinkedAbortController } from '../sources/linked-controller.ts';
+import type { ReadOptions } from '../readers/read-options.ts';
+import type { PartRequest, PointValues, PreviewRequest, TileRequest } from '../readers/reader.ts';
+import type { AssetRequest } from '../readers/stac/asset-request.ts';
+import { selectAssets } from '../readers/stac/select-assets.ts';
+import { StacReader, type AssetOpener } from '../readers/stac/stac-reader.ts';
 import { granuleItem } from './granule-item.ts';
 
 export interface GranuleLayer {
@@ -180,11 +178,4 @@ const QUIET_KINDS = new Set(['TileOutsideBounds', 'PointOutsideBounds', 'NoData'
 function withGranuleName(err: unknown, ur: string): unknown {
   if (!isRastileError(err) || QUIET_KINDS.has(err.kind) || err.message.startsWith('Granule ')) return err;
   return new RastileError(err.kind, `Granule '${ur}': ${err.message}`, { cause: err });
-}
-
-/** 255 where the geometry touches a pixel of the image (rasterised all_touched), else 0. */
-export function cutlineMask(img: ImageData, geometry: Geometry, geometryCrs: Crs): Uint8Array {
-  const gt = geoTransformFromBounds(img.bounds, img.width, img.height);
-  const pixels = toPixelGeometry(toPixelSpace(transformGeometry(geometry, geometryCrs, img.crs), gt));
-  return rasterizeAllTouched(pixels, img.width, img.height);
 }

@@ -4,9 +4,9 @@
  * floor((i + 0.5) · source/target), GDAL RasterIO's nearest rule. Masks are resized the same way;
  * a mask shared by several bands stays shared. The source alpha is dropped.
  */
-import { allocate, dtypeOf, type TypedArray } from '../../raster/dtype.ts';
-import type { ImageData } from '../../raster/image-data.ts';
-import { nearestIndexes } from '../../raster/sample-index.ts';
+import { allocate, dtypeOf, type TypedArray } from '../dtype.ts';
+import type { ImageData } from './image-data.ts';
+import { nearestIndexes } from './sample-index.ts';
 
 export function resizeNearest(img: ImageData, width: number, height: number): ImageData {
   if (img.width === width && img.height === height) return img;

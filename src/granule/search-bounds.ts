@@ -10,12 +10,12 @@
  * runs without a caller's signal (it is one page of one granule, bounded by the CMR client's own
  * deadline), like the STAC item loader's reads.
  */
-import { RastileError } from '../../errors.ts';
-import type { Bounds } from '../../geo/bounds.ts';
-import { WORLD_BOUNDS } from '../../geo/geographic-bounds.ts';
-import type { Granule, GranuleQuery, SearchArea } from '../../search/types.ts';
-import { raceAbort } from '../../sources/abort.ts';
-import { LruCache, SharedPromiseCache } from '../../util/lru-cache.ts';
+import { RastileError } from '../errors.ts';
+import type { Bounds } from '../geo/bounds.ts';
+import { WORLD_BOUNDS } from '../geo/geographic-bounds.ts';
+import type { Granule, GranuleQuery, SearchArea } from '../search/types.ts';
+import { raceAbort } from '../sources/abort.ts';
+import { LruCache, SharedPromiseCache } from '../util/lru-cache.ts';
 
 export type GranuleSearchFn = (query: GranuleQuery, area: SearchArea, signal?: AbortSignal) => AsyncIterable<Granule>;
 

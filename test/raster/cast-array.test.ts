@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { castArray } from '../../../src/readers/stac/cast-array.ts';
+import { castArray } from '../../src/raster/cast-array.ts';
 
 describe('castArray', () => {
   it('converts by value into the wider dtype, and returns the input when the dtype already matches', () => {

@@ -11,12 +11,12 @@
  * titiler-cmr's "No valid asset found". A granule without a footprint we understand gets world
  * bounds (titiler-cmr fails to read it; we let each asset's own bounds decide).
  */
-import { RastileError } from '../../errors.ts';
-import type { Bounds } from '../../geo/bounds.ts';
-import { WGS84 } from '../../geo/crs.ts';
-import { WORLD_BOUNDS } from '../../geo/geographic-bounds.ts';
-import type { Granule, GranuleAsset } from '../../search/types.ts';
-import type { StacAsset, StacItem } from '../stac/item.ts';
+import { RastileError } from '../errors.ts';
+import type { Bounds } from '../geo/bounds.ts';
+import { WGS84 } from '../geo/crs.ts';
+import { WORLD_BOUNDS } from '../geo/geographic-bounds.ts';
+import type { Granule, GranuleAsset } from '../search/types.ts';
+import type { StacAsset, StacItem } from '../readers/stac/item.ts';
 
 /** The location an asset is read from: https first, then s3. */
 export const assetHref = (a: GranuleAsset): string | undefined => a.href ?? a.directHref;

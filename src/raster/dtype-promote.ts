@@ -3,7 +3,7 @@
  * dtypes: int64 results (uint32 with a signed type) become float64, which we use for 64-bit
  * integers elsewhere too (exact up to 2^53).
  */
-import type { DType } from '../../raster/dtype.ts';
+import type { DType } from '../dtype.ts';
 
 const BITS: Record<DType, number> = { uint8: 8, int8: 8, uint16: 16, int16: 16, uint32: 32, int32: 32, float32: 32, float64: 64 };
 

@@ -4,8 +4,7 @@
  * reads of a batch, a search still paging). `dispose()` removes the listener from the parent, so
  * a long-lived request signal does not collect one listener per batch or per read.
  *
- * (Ideally in src/sources/abort.ts next to raceAbort/SharedWork; kept here while that file has
- * another owner. `AbortSignal.any` would link without a handle to remove the listener.)
+ * (`AbortSignal.any` would link without a handle to remove the listener.)
  */
 export class LinkedAbortController {
   private readonly controller = new AbortController();

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SearchBounds } from '../../../src/readers/granule/search-bounds.ts';
-import { CmrClient } from '../../../src/search/cmr-client.ts';
-import type { GranuleQuery } from '../../../src/search/types.ts';
-import { startCmrStandin, type CmrStandin } from '../../helpers/cmr-standin.ts';
-import { COLLECTION_ID, loadGranuleFixtures } from '../../search/granule-fixtures.ts';
+import { SearchBounds } from '../../src/granule/search-bounds.ts';
+import { CmrClient } from '../../src/search/cmr-client.ts';
+import type { GranuleQuery } from '../../src/search/types.ts';
+import { startCmrStandin, type CmrStandin } from '../helpers/cmr-standin.ts';
+import { COLLECTION_ID, loadGranuleFixtures } from '../search/granule-fixtures.ts';
 
 const fixtures = loadGranuleFixtures('https://data.example.test');
 const UR = 'RASTILE.G1.33TWL.20240501.v1.0';
