@@ -3,36 +3,72 @@
  * `src/http/error-status.ts` maps each `kind` to a status code.
  *
  * Every error has a literal `kind` so callers can switch on it without `instanceof`
- * chains, and a human message that is safe to show to API clients (no secrets, no stack).
+ * chains, a human message that is safe to show to API clients (no secrets, no stack), and
+ * optional structured `context` (which dataset, IFD, band, parameter…) that the HTTP edge may
+ * show next to the message. Construct them through `Errors.*` only.
  */
-export type RastileErrorKind =
-  | 'BadRequest' // generic user mistake that is not a schema validation failure
-  | 'NotImplemented'
-  | 'SourceNotFound' // file or object does not exist (ENOENT, HTTP 404, S3 NoSuchKey)
-  | 'SourceForbidden' // outside local roots, private network address, HTTP 401/403
-  | 'UpstreamError' // remote server failed (5xx after retries, connection reset)
-  | 'UpstreamTimeout' // remote server did not answer within the deadline
-  | 'InvalidFormat' // bytes are not a readable raster (corrupt, truncated, unsupported)
-  | 'UnsupportedFeature' // a valid raster that uses something we do not decode (e.g. a compression)
-  | 'InvalidCrs' // a CRS string or GeoKeys set we cannot interpret
-  | 'TileOutsideBounds'
-  | 'PointOutsideBounds'
-  | 'InvalidExpression'
-  | 'MissingBands'
-  | 'InvalidBandIndex'
-  | 'MissingAssets'
-  | 'InvalidAssetName'
-  | 'InvalidColorFormat'
-  | 'InvalidAlgorithmParams'
-  | 'MaxSizeExceeded' // output or decode size over a configured cap
-  | 'NoData' // nothing to return (mosaic with no granule/asset): 204
-  | 'Internal';
+export const ERROR_KINDS = [
+  'BadRequest', // generic user mistake that is not a schema validation failure
+  'NotImplemented', // something this server does not do (on this host)
+  'SourceNotFound', // file or object does not exist (ENOENT, HTTP 404, S3 NoSuchKey)
+  'SourceForbidden', // outside local roots, private network address, HTTP 401/403
+  'UpstreamError', // remote server failed (5xx after retries, connection reset)
+  'UpstreamTimeout', // remote server did not answer within the deadline
+  'InvalidFormat', // bytes are not a readable raster (corrupt, truncated, degenerate georeferencing)
+  'UnsupportedFeature', // a valid raster that uses something we do not decode (e.g. a compression)
+  'InvalidCrs', // a CRS string or GeoKeys set we cannot interpret, or a transform that fails
+  'TileOutsideBounds',
+  'PointOutsideBounds',
+  'InvalidExpression',
+  'MissingBands',
+  'InvalidBandIndex',
+  'MissingAssets',
+  'InvalidAssetName',
+  'InvalidColorFormat',
+  'InvalidAlgorithmParams',
+  'MaxSizeExceeded', // output or decode size over a configured cap
+  'NoData', // nothing to return (mosaic with no granule/asset): 204
+  'Internal', // a broken invariant of our own code: a bug, never the client's fault
+] as const;
+
+export type RastileErrorKind = (typeof ERROR_KINDS)[number];
+
+/**
+ * Where an error happened, as plain data. Every field is optional; set the ones that help a
+ * client fix its request. `url` is a dataset location: the HTTP edge shows it only when the
+ * client could have sent it (see `src/http/error-status.ts`).
+ */
+export interface ErrorContext {
+  /** Dataset location (path or URL) the error is about. */
+  url?: string;
+  /** TIFF image file directory (0 = full resolution). */
+  ifd?: number;
+  /** 1-based band index. */
+  band?: number;
+  /** Variable of a multidimensional dataset (NetCDF/HDF5/Zarr). */
+  variable?: string;
+  /** Query or path parameter whose value is wrong. */
+  parameter?: string;
+  /** STAC asset name. */
+  asset?: string;
+  /** Granule UR of a CMR granule. */
+  granule?: string;
+  /** CRS text the error is about. */
+  crs?: string;
+}
+
+export interface RastileErrorOptions {
+  cause?: unknown;
+  context?: ErrorContext;
+}
 
 export class RastileError extends Error {
   readonly kind: RastileErrorKind;
-  constructor(kind: RastileErrorKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly context: ErrorContext | undefined;
+  constructor(kind: RastileErrorKind, message: string, options: RastileErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
+    this.context = options.context;
     this.name = `RastileError(${kind})`;
   }
 }
@@ -40,21 +76,38 @@ export class RastileError extends Error {
 export const isRastileError = (err: unknown, kind?: RastileErrorKind): err is RastileError =>
   err instanceof RastileError && (kind === undefined || err.kind === kind);
 
-/** Shorthand constructors, so call sites read as sentences. */
+type Make = (msg: string, options?: RastileErrorOptions) => RastileError;
+const make =
+  (kind: RastileErrorKind): Make =>
+  (msg, options) =>
+    new RastileError(kind, msg, options);
+
+/** Shorthand constructors, one per kind, so call sites read as sentences. */
 export const Errors = {
-  badRequest: (msg: string) => new RastileError('BadRequest', msg),
-  notImplemented: (msg: string) => new RastileError('NotImplemented', msg),
-  sourceNotFound: (msg: string, cause?: unknown) => new RastileError('SourceNotFound', msg, { cause }),
-  sourceForbidden: (msg: string) => new RastileError('SourceForbidden', msg),
-  upstream: (msg: string, cause?: unknown) => new RastileError('UpstreamError', msg, { cause }),
-  upstreamTimeout: (msg: string) => new RastileError('UpstreamTimeout', msg),
-  invalidFormat: (msg: string, cause?: unknown) => new RastileError('InvalidFormat', msg, { cause }),
-  unsupported: (msg: string) => new RastileError('UnsupportedFeature', msg),
-  invalidCrs: (msg: string) => new RastileError('InvalidCrs', msg),
+  badRequest: make('BadRequest'),
+  notImplemented: make('NotImplemented'),
+  sourceNotFound: make('SourceNotFound'),
+  sourceForbidden: make('SourceForbidden'),
+  upstream: make('UpstreamError'),
+  upstreamTimeout: make('UpstreamTimeout'),
+  invalidFormat: make('InvalidFormat'),
+  unsupported: make('UnsupportedFeature'),
+  invalidCrs: make('InvalidCrs'),
   tileOutsideBounds: (x: number, y: number, z: number) =>
     new RastileError('TileOutsideBounds', `Tile(x=${x}, y=${y}, z=${z}) is outside bounds`),
   pointOutsideBounds: (msg = 'Point is outside dataset bounds') => new RastileError('PointOutsideBounds', msg),
-  invalidExpression: (msg: string) => new RastileError('InvalidExpression', msg),
-  invalidBandIndex: (msg: string) => new RastileError('InvalidBandIndex', msg),
-  maxSize: (msg: string) => new RastileError('MaxSizeExceeded', msg),
+  invalidExpression: make('InvalidExpression'),
+  missingBands: make('MissingBands'),
+  invalidBandIndex: make('InvalidBandIndex'),
+  missingAssets: make('MissingAssets'),
+  invalidAssetName: make('InvalidAssetName'),
+  invalidColorFormat: make('InvalidColorFormat'),
+  invalidAlgorithmParams: make('InvalidAlgorithmParams'),
+  maxSize: make('MaxSizeExceeded'),
+  noData: make('NoData'),
+  /** A broken invariant of our own code (answered 500 and logged): never for a client's mistake. */
+  internal: make('Internal'),
+  /** The same error with a prefix on its message and more context (the original is the cause). */
+  wrap: (err: RastileError, prefix: string, context?: ErrorContext) =>
+    new RastileError(err.kind, `${prefix}${err.message}`, { cause: err, context: { ...err.context, ...context } }),
 } as const;

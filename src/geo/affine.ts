@@ -4,11 +4,12 @@
  */
 export type GeoTransform = [number, number, number, number, number, number];
 
+import { Errors } from '../errors.ts';
 import type { Bounds } from './bounds.ts';
 
 export function invertGeoTransform(gt: GeoTransform): GeoTransform {
   const det = gt[1] * gt[5] - gt[2] * gt[4];
-  if (det === 0 || !Number.isFinite(det)) throw new Error('Geotransform is not invertible');
+  if (det === 0 || !Number.isFinite(det)) throw Errors.badRequest('Geotransform is not invertible');
   const inv1 = gt[5] / det;
   const inv2 = -gt[2] / det;
   const inv4 = -gt[4] / det;

@@ -99,25 +99,25 @@ export function crsFromEpsg(code: number): Crs {
     epsgCache.set(code, crs);
     return crs;
   } catch (err) {
-    const e = Errors.invalidCrs(`Unknown or unsupported CRS: EPSG:${code}`);
+    const e = Errors.invalidCrs(`Unknown or unsupported CRS: EPSG:${code}`, { cause: err, context: { crs: `EPSG:${code}` } });
     if (Number.isInteger(code)) epsgCache.set(code, e);
     throw e;
   }
 }
 
 function buildEpsg(code: number): Crs {
-  if (isEsriRange(code)) throw new Error('not an EPSG code');
+  if (isEsriRange(code)) throw Errors.invalidCrs(`${code} is in the ESRI range, not an EPSG code`);
   return buildFromIndex(code, `EPSG:${code}`, code);
 }
 
 function buildFromIndex(code: number, id: string, epsg: number | null): Crs {
   const entry = readEpsgEntry(code);
   const override = EPSG_OVERRIDES[code];
-  if (!entry && !override) throw new Error('unknown code');
-  if (entry && !SUPPORTED_KINDS.has(entry.kind)) throw new Error(`unsupported kind ${entry.kind}`);
+  if (!entry && !override) throw Errors.invalidCrs(`${id} is not in the EPSG index`);
+  if (entry && !SUPPORTED_KINDS.has(entry.kind)) throw Errors.invalidCrs(`${id} is a ${entry.kind} CRS`);
   let def = override?.proj4 ?? entry?.proj4 ?? null;
   if (!def && entry?.wkt) def = entry.wkt;
-  if (!def) throw new Error('no definition');
+  if (!def) throw Errors.invalidCrs(`${id} has no definition`);
   if (!override && /\+nadgrids=(?!@null)/.test(def)) def = definitionWithoutGrids(def, entry?.wkt ?? null);
   if (def.startsWith('+')) {
     // Vertical parts of compound CRSs are irrelevant for 2D work.
@@ -163,7 +163,7 @@ export function crsFromEsri(code: number): Crs {
   } catch {
     // fall through
   }
-  throw Errors.invalidCrs(`Unknown or unsupported CRS: ESRI:${code}`);
+  throw Errors.invalidCrs(`Unknown or unsupported CRS: ESRI:${code}`, { context: { crs: id } });
 }
 
 /** OGC:CRS84 — WGS 84 with longitude first; numerically the same as EPSG:4326 in our x/y order. */
@@ -314,7 +314,7 @@ function canonicalKey(crs: Crs): string | null {
 
 /** proj4js's datum type of a 7-parameter shift, and its arc-second → radian factor. */
 const PJD_7PARAM = 2;
-const SEC_TO_RAD = 4.84813681109535993589914102357e-6;
+const SEC_TO_RAD = Math.PI / 180 / 3600; // = 4.84813681109536e-6, the same double
 
 /**
  * A proj4js datum's shift as PROJ `+towgs84` values: proj4js keeps the rotations of a

@@ -4,6 +4,7 @@
  * `null` so callers can mark the point as failed (GDAL reports such points as HUGE_VAL).
  */
 import proj4 from 'proj4';
+import { Errors } from '../errors.ts';
 
 /** The subset of a proj4js Projection object we read. */
 export interface ProjHandle {
@@ -21,19 +22,24 @@ type Proj4Proj = InstanceType<typeof proj4.Proj>;
 
 const projCache = new Map<string, Proj4Proj>();
 
-/** Build (and cache) a proj4js projection; throws when proj4js cannot interpret `def`. */
+/** Build (and cache) a proj4js projection; throws `InvalidCrs` when proj4js cannot interpret `def`. */
 export function makeProj(def: string | object): Proj4Proj {
   const key = typeof def === 'string' ? def : JSON.stringify(def);
   const hit = projCache.get(key);
   if (hit) return hit;
   // proj4js accepts PROJJSON objects at run time; its typings only name the JSON shape loosely.
   const input = typeof def === 'string' && def.trimStart().startsWith('{') ? (JSON.parse(def) as object) : def;
-  const p = new proj4.Proj(input as string);
-  const h = p as unknown as ProjHandle & { forward?: unknown; inverse?: unknown };
-  if (!h.projName || typeof h.forward !== 'function' || typeof h.inverse !== 'function') {
-    throw new Error('unsupported projection');
+  let p: Proj4Proj;
+  try {
+    p = new proj4.Proj(input as string);
+  } catch (err) {
+    throw Errors.invalidCrs('proj4js cannot interpret the CRS definition', { cause: err });
   }
+  const h = p as unknown as ProjHandle & { forward?: unknown; inverse?: unknown };
   // proj4js silently ignores unknown +proj= names in some versions: insist on a real method.
+  if (!h.projName || typeof h.forward !== 'function' || typeof h.inverse !== 'function') {
+    throw Errors.invalidCrs('unsupported projection method');
+  }
   if (projCache.size > 1024) projCache.clear();
   projCache.set(key, p);
   return p;

@@ -5,6 +5,7 @@
  * (then minX > maxX) and over the poles (a pole inside the source box widens the result to
  * ±180 longitude and ±90 latitude).
  */
+import { Errors } from '../errors.ts';
 import type { Bounds } from './bounds.ts';
 import type { Crs } from './crs-type.ts';
 import { getTransformer, transformPoint } from './transformer.ts';
@@ -100,10 +101,10 @@ function containsPole(src: Crs, dst: Crs, bounds: Bounds, poleLat: number): bool
 export function transformBounds(src: Crs, dst: Crs, bounds: Bounds, densifyPoints = 21): Bounds {
   const t = getTransformer(src, dst);
   if (t.isIdentity) return [bounds[0], bounds[1], bounds[2], bounds[3]];
-  if (densifyPoints < 0 || densifyPoints > 10000) throw new RangeError('densifyPoints must be between 0 and 10000');
+  if (densifyPoints < 0 || densifyPoints > 10000) throw Errors.internal('densifyPoints must be between 0 and 10000');
   const degreeInput = src.isGeographic;
   const degreeOutput = dst.isGeographic;
-  if (degreeOutput && densifyPoints < 2) throw new RangeError('densifyPoints must be at least 2 for geographic output');
+  if (degreeOutput && densifyPoints < 2) throw Errors.internal('densifyPoints must be at least 2 for geographic output');
   const [xmin, ymin, xmax, ymax] = bounds;
 
   const northPole = degreeOutput && containsPole(src, dst, bounds, 90);

@@ -11,7 +11,7 @@
  * titiler-cmr's "No valid asset found". A granule without a footprint we understand gets world
  * bounds (titiler-cmr fails to read it; we let each asset's own bounds decide).
  */
-import { RastileError } from '../errors.ts';
+import { Errors } from '../errors.ts';
 import type { Bounds } from '../geo/bounds.ts';
 import { WGS84 } from '../geo/crs.ts';
 import { WORLD_BOUNDS } from '../geo/geographic-bounds.ts';
@@ -34,7 +34,9 @@ export function granuleItem(granule: Granule, assets: readonly GranuleAsset[]): 
     map.set(a.key, { name: a.key, href, bands: [] });
   }
   if (map.size === 0) {
-    throw new RastileError('MissingAssets', `No valid asset found in granule '${granule.granuleUr}': no GeoTIFF data file (asset media types not supported)`);
+    throw Errors.missingAssets(`No valid asset found in granule '${granule.granuleUr}': no GeoTIFF data file (asset media types not supported)`, {
+      context: { granule: granule.granuleUr },
+    });
   }
   const bbox: Bounds = granule.bbox ?? [...WORLD_BOUNDS];
   return {

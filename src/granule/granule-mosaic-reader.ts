@@ -9,7 +9,7 @@
  * `bounding_box` parameter, else the world (resolved by the backend before construction); CRS
  * EPSG:4326; zooms 0–18; every tile "exists" (an empty search answers 204 instead of 404).
  */
-import { isRastileError, RastileError } from '../errors.ts';
+import { Errors, isRastileError } from '../errors.ts';
 import type { Bounds } from '../geo/bounds.ts';
 import { sameCrs, WGS84, type Crs } from '../geo/crs.ts';
 import type { Geometry } from '../geo/geometry.ts';
@@ -112,7 +112,7 @@ export class GranuleMosaicReader implements ImageReader {
   }
 
   preview(_req: Omit<PreviewRequest, 'indexes'>): Promise<ImageData> {
-    return Promise.reject(new RastileError('BadRequest', 'A granule mosaic has no preview: use a tile, bbox or feature'));
+    return Promise.reject(Errors.badRequest('A granule mosaic has no preview: use a tile, bbox or feature'));
   }
 
   /** The first granule's 1×1 image at the point (ImageReader contract); `/raster/point` uses pointEach. */
@@ -183,5 +183,5 @@ const QUIET_KINDS = new Set(['TileOutsideBounds', 'PointOutsideBounds', 'NoData'
 
 function withGranuleName(err: unknown, ur: string): unknown {
   if (!isRastileError(err) || QUIET_KINDS.has(err.kind) || err.message.startsWith('Granule ')) return err;
-  return new RastileError(err.kind, `Granule '${ur}': ${err.message}`, { cause: err });
+  return Errors.wrap(err, `Granule '${ur}': `, { granule: ur });
 }

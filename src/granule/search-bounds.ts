@@ -10,7 +10,7 @@
  * runs without a caller's signal (it is one page of one granule, bounded by the CMR client's own
  * deadline), like the STAC item loader's reads.
  */
-import { RastileError } from '../errors.ts';
+import { Errors } from '../errors.ts';
 import type { Bounds } from '../geo/bounds.ts';
 import { WORLD_BOUNDS } from '../geo/geographic-bounds.ts';
 import type { Granule, GranuleQuery, SearchArea } from '../search/types.ts';
@@ -55,7 +55,7 @@ export class SearchBounds {
       found = g;
       break;
     }
-    if (!found) throw new RastileError('NoData', `No granule found for granule_ur '${query.granuleUr}'`);
+    if (!found) throw Errors.noData(`No granule found for granule_ur '${query.granuleUr}'`, { context: { granule: query.granuleUr } });
     return { bounds: found.bbox ?? [...WORLD_BOUNDS], loadedAt: this.now() };
   }
 }

@@ -1,7 +1,7 @@
 /** Installs the error and not-found handlers: every failure leaves as JSON `{"detail": …}`. */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { RastileError } from '../errors.ts';
-import { STATUS_BY_KIND } from './error-status.ts';
+import { errorBody, STATUS_BY_KIND } from './error-status.ts';
 import { RequestValidationError } from './validation/issues.ts';
 
 export function installErrorHandlers(app: FastifyInstance): void {
@@ -17,7 +17,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
       const status = STATUS_BY_KIND[error.kind];
       if (status >= 500) request.log.error({ err: error }, 'request failed');
       if (status === 204) return reply.code(204).send();
-      return reply.code(status).send({ detail: error.message });
+      return reply.code(status).send(errorBody(error, request.query));
     }
     const fastifyError = error as Partial<FastifyError>;
     if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && fastifyError.statusCode === 400)) {

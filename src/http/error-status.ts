@@ -1,13 +1,13 @@
 /**
- * The one table mapping core error kinds to HTTP status codes.
+ * The one table mapping core error kinds to HTTP status codes, and the JSON body of an error.
  *
  * Deviations from TiTiler (which answers 500 for several user mistakes) are deliberate and
  * listed in the OpenAPI description: a missing dataset is 404 (TiTiler: 500), a dataset outside
- * the allowed roots or on a private network is 403, an unreadable/corrupt raster is 400, a band
- * index beyond the band count is 400, a point outside the dataset is 404, remote failures are
- * 502/504.
+ * the allowed roots or on a private network is 403, an unreadable/corrupt raster (including a
+ * degenerate geotransform) is 400, a band index beyond the band count is 400, a point outside
+ * the dataset is 404, remote failures are 502/504. `Internal` (a broken invariant of ours) is 500.
  */
-import type { RastileErrorKind } from '../errors.ts';
+import type { ErrorContext, RastileError, RastileErrorKind } from '../errors.ts';
 
 export const STATUS_BY_KIND: Record<RastileErrorKind, number> = {
   BadRequest: 400,
@@ -32,3 +32,42 @@ export const STATUS_BY_KIND: Record<RastileErrorKind, number> = {
   NoData: 204,
   Internal: 500,
 };
+
+/** `{"detail": message}` plus the error's context fields a client may see. */
+export type ErrorBody = { detail: string } & ErrorContext;
+
+/** Context fields that name things in the request or in public metadata: always shown. */
+const PLAIN_FIELDS = ['ifd', 'band', 'variable', 'parameter', 'asset', 'granule', 'crs'] as const;
+
+/**
+ * The JSON body of a failed request: `detail` (TiTiler's field) and, next to it, the safe fields
+ * of the error's context. `url` is shown only when it cannot reveal the server's file system: the
+ * exact location the client sent as `?url=`, or a remote (http/https/s3) URL without credentials,
+ * query or fragment (presigned URLs carry secrets there).
+ */
+export function errorBody(error: RastileError, query: unknown): ErrorBody {
+  const body: ErrorBody = { detail: error.message };
+  const ctx = error.context;
+  if (!ctx) return body;
+  const url = ctx.url === undefined ? undefined : shownUrl(ctx.url, clientUrl(query));
+  if (url !== undefined) body.url = url;
+  const plain: ErrorContext = {};
+  for (const k of PLAIN_FIELDS) if (ctx[k] !== undefined) Object.assign(plain, { [k]: ctx[k] });
+  return { ...body, ...plain };
+}
+
+function clientUrl(query: unknown): string | undefined {
+  const url = typeof query === 'object' && query !== null ? (query as { url?: unknown }).url : undefined;
+  return typeof url === 'string' ? url : undefined;
+}
+
+function shownUrl(url: string, sent: string | undefined): string | undefined {
+  if (url === sent) return url;
+  if (!/^(https?|s3):\/\//i.test(url)) return undefined;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return undefined;
+  }
+}

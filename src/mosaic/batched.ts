@@ -5,14 +5,14 @@
  * running stop, and the link to the caller's signal is removed). Leaving the loop early also
  * returns the item iterator, so a paged search stops asking for pages.
  */
-import { isRastileError, RastileError, type RastileErrorKind } from '../errors.ts';
+import { Errors, isRastileError, type RastileError, type RastileErrorKind } from '../errors.ts';
 import { LinkedAbortController } from '../sources/linked-controller.ts';
 
 /** Error kinds meaning "this item has no data here": the item is skipped, not the mosaic failed. */
 export const NO_DATA_SKIP_KINDS: readonly RastileErrorKind[] = ['TileOutsideBounds', 'PointOutsideBounds'];
 
 /** The error of a mosaic read that found no item at all (NoData: 204 in the HTTP layer). */
-export const noItemsError = (what: string | undefined): RastileError => new RastileError('NoData', `No assets found for ${what ?? 'the request'}`);
+export const noItemsError = (what: string | undefined): RastileError => Errors.noData(`No assets found for ${what ?? 'the request'}`);
 
 /** True when `err` is a RastileError of one of `kinds`. */
 export const isSkippedError = (err: unknown, kinds: readonly RastileErrorKind[]): boolean => isRastileError(err) && kinds.includes(err.kind);
@@ -31,7 +31,7 @@ export async function* batches<T>(items: Iterable<T> | AsyncIterable<T>, concurr
     try {
       yield { items: chunk, signal: child.signal };
     } finally {
-      child.abort(new RastileError('Internal', 'batch finished'));
+      child.abort(Errors.internal('batch finished')); // an abort reason, never shown
       child.dispose();
     }
   }

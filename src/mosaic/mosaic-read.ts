@@ -10,7 +10,7 @@
  * No item at all → NoData "No assets found…"; items but no image → NoData "empty mosaic".
  * Both are 204 in the HTTP layer. Any other error of a read fails the mosaic at once.
  */
-import { RastileError, type RastileErrorKind } from '../errors.ts';
+import { Errors, type RastileErrorKind } from '../errors.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import { resizeNearest } from '../raster/resize.ts';
 import { batches, isSkippedError, NO_DATA_SKIP_KINDS, noItemsError } from './batched.ts';
@@ -80,6 +80,6 @@ export async function mosaicRead<T>(
   }
   const result = method.result();
   if (seen === 0) throw noItemsError(options.what);
-  if (result === null) throw new RastileError('NoData', 'Method returned an empty array');
+  if (result === null) throw Errors.noData('Method returned an empty array');
   return { image: result, used };
 }

@@ -4,7 +4,7 @@
  * the point). Items without data there (PointOutsideBounds, TileOutsideBounds) are left out.
  * No item at all → NoData (204); items but none with data → NoData too.
  */
-import { RastileError, type RastileErrorKind } from '../errors.ts';
+import { Errors, type RastileErrorKind } from '../errors.ts';
 import { batches, isSkippedError, NO_DATA_SKIP_KINDS, noItemsError } from './batched.ts';
 
 export interface ReadEachOptions {
@@ -33,6 +33,6 @@ export async function readEach<T, R>(
     }
   }
   if (seen === 0) throw noItemsError(options.what);
-  if (out.length === 0) throw new RastileError('NoData', `No asset has data at ${options.what ?? 'the request location'}`);
+  if (out.length === 0) throw Errors.noData(`No asset has data at ${options.what ?? 'the request location'}`);
   return out;
 }

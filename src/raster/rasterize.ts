@@ -19,6 +19,7 @@
  * walks pre-computed as per-row runs), and coverage is accumulated per output row from the
  * union of spans. Memory is O(width) plus O(rows crossed by geometry edges).
  */
+import { Errors } from '../errors.ts';
 
 /** x0,y0,x1,y1,… in pixel coordinates of the target image (column, row as floats); closed or open. */
 export type PixelRing = Float64Array;
@@ -49,8 +50,8 @@ export function rasterizeAllTouched(geom: PixelGeometry, width: number, height: 
  */
 export function coverageFractions(geom: PixelGeometry, width: number, height: number, coverScale: number): Float32Array {
   const s = coverScale;
-  if (!Number.isInteger(s) || s < 1) throw new RangeError(`coverScale must be a positive integer, got ${s}`);
-  if (width * s > 2 ** 31 - 1 || height * s > 2 ** 31 - 1) throw new RangeError('coverScale too large for the image size');
+  if (!Number.isInteger(s) || s < 1) throw Errors.internal(`coverScale must be a positive integer, got ${s}`);
+  if (width * s > 2 ** 31 - 1 || height * s > 2 ** 31 - 1) throw Errors.internal('coverScale too large for the image size');
   const out = new Float32Array(width * height);
   const cnt = new Float64Array(width);
   const s2 = s * s;

@@ -8,6 +8,7 @@
  * definitions but do not reproduce its chunking, so values can differ from GDAL by rounding at
  * the edges of kernels.
  */
+import { Errors } from '../errors.ts';
 import type { Window } from '../geo/bounds.ts';
 import { allocate, dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from '../dtype.ts';
 import { kernelRadius, kernelWeight, type InterpolationKernel } from './kernels.ts';
@@ -80,7 +81,7 @@ export function resampleKernel(
   dtype: DType,
   fill: number,
 ): TypedArray {
-  if (name === 'nearest') throw new RangeError('resampleKernel: nearest reads sample with nearestIndexes (sample-index.ts)');
+  if (name === 'nearest') throw Errors.internal('resampleKernel: nearest reads sample with nearestIndexes (sample-index.ts)');
   const out = allocate(dtype, outWidth * outHeight);
   const tx = taps(name, win.col, win.width, outWidth, srcWidth);
   const ty = taps(name, win.row, win.height, outHeight, srcHeight);

@@ -11,6 +11,7 @@
  * float32 and sums with numpy's pairwise float32 sum; here sums are float64 (more accurate,
  * equal to the reference when the coverage is float64, e.g. GET's all-ones coverage).
  */
+import { Errors } from '../errors.ts';
 import { histogramOfDistinct, type HistogramBins } from './histogram.ts';
 import { allocate, dtypeOf, isFloat, type DType, type TypedArray } from '../dtype.ts';
 
@@ -63,9 +64,9 @@ interface Distinct {
  */
 export function bandStatistics(values: TypedArray, mask: Uint8Array, options: StatisticsOptions = {}): BandStatistics {
   const npix = values.length;
-  if (mask.length !== npix) throw new Error(`mask length ${mask.length} != values length ${npix}`);
+  if (mask.length !== npix) throw Errors.internal(`mask length ${mask.length} != values length ${npix}`);
   const coverage = options.coverage;
-  if (coverage && coverage.length !== npix) throw new Error(`coverage length ${coverage.length} != values length ${npix}`);
+  if (coverage && coverage.length !== npix) throw Errors.internal(`coverage length ${coverage.length} != values length ${npix}`);
   const dtype = dtypeOf(values);
   const percentiles = options.percentiles && options.percentiles.length > 0 ? options.percentiles : [2, 98];
 

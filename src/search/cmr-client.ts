@@ -152,7 +152,7 @@ export class CmrClient {
         if (signal?.aborted) throw abortError(signal, 'CMR');
         if (deadline.timedOut) throw Errors.upstreamTimeout(`CMR ${what} timed out after ${formatSeconds(timeoutMs)} seconds`);
         if (isRastileError(err)) throw err;
-        failure = Errors.upstream(`Connection to CMR (${host}) failed${errorCode(err)}`, err);
+        failure = Errors.upstream(`Connection to CMR (${host}) failed${errorCode(err)}`, { cause: err });
       } finally {
         deadline.dispose();
       }

@@ -118,7 +118,7 @@ async function exchange(options: EarthdataAuthOptions, now: () => number): Promi
       const isOurs = isRastileError(err);
       if (!isOurs) retryable = true;
       if (!retryable || attempt >= EXCHANGE_RETRIES) {
-        throw isOurs ? err : Errors.upstream(`Connection to Earthdata Login (${host}) failed`, err);
+        throw isOurs ? err : Errors.upstream(`Connection to Earthdata Login (${host}) failed`, { cause: err });
       }
     } finally {
       deadline.dispose();

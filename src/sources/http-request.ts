@@ -45,13 +45,13 @@ export function networkError(err: unknown, url: URL, signal?: AbortSignal): unkn
   if (signal?.aborted) return signal.reason ?? err;
   if (isRastileError(err)) return err;
   const code = errorCode(err);
-  if (code === 'ENOTFOUND') return Errors.upstream(`Could not resolve host ${safeHost(url)}`, err);
+  if (code === 'ENOTFOUND') return Errors.upstream(`Could not resolve host ${safeHost(url)}`, { cause: err });
   const detail = code !== undefined ? ` (${code})` : '';
   // Unknown failures inside undici ("fetch failed", "terminated") are connection problems too.
   if (code === undefined || TRANSIENT_CODES.has(code)) {
-    return markRetryable(Errors.upstream(`Connection to ${safeHost(url)} failed${detail}`, err));
+    return markRetryable(Errors.upstream(`Connection to ${safeHost(url)} failed${detail}`, { cause: err }));
   }
-  return Errors.upstream(`Request to ${safeHost(url)} failed${detail}`, err);
+  return Errors.upstream(`Request to ${safeHost(url)} failed${detail}`, { cause: err });
 }
 
 export interface HttpGetOptions {

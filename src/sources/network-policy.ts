@@ -135,8 +135,8 @@ export async function assertUrlAllowed(url: URL, policy: NetworkPolicy): Promise
     addresses = await policy.resolveHost(host);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') throw Errors.upstream(`Could not resolve host ${url.hostname}`, err);
-    throw Errors.upstream(`DNS lookup of ${url.hostname} failed`, err);
+    if (code === 'ENOTFOUND' || code === 'ENODATA') throw Errors.upstream(`Could not resolve host ${url.hostname}`, { cause: err });
+    throw Errors.upstream(`DNS lookup of ${url.hostname} failed`, { cause: err });
   }
   if (addresses.length === 0) throw Errors.upstream(`Could not resolve host ${url.hostname}`);
   for (const a of addresses) {

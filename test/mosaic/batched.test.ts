@@ -132,6 +132,7 @@ describe('no listener left on the caller signal', () => {
     const reader = new GranuleMosaicReader({
       search: async function* (_area, signal): AsyncGenerator<Granule> {
         searchSignal = signal;
+        yield* []; // a search that finds nothing
       },
       assets: () => [],
       openAsset: () => Promise.reject(new Error('not used')),

@@ -223,18 +223,19 @@ export class TiffDataset {
     signal?: AbortSignal,
   ): Promise<{ bands: TypedArray[]; mask: Uint8Array | null }> {
     const src = this.levelSources[level];
-    if (src === undefined) throw Errors.badRequest(`Overview level ${level} does not exist (levels: 0–${this.levels.length - 1})`);
+    // Levels and windows come from our read planners, never from a client: a bad one is our bug.
+    if (src === undefined) throw Errors.internal(`Overview level ${level} does not exist (levels: 0–${this.levels.length - 1})`);
     const lw = src.image.layout.width;
     const lh = src.image.layout.height;
     if (
       ![col, row, width, height].every(Number.isInteger) || col < 0 || row < 0 || width < 1 || height < 1 ||
       col + width > lw || row + height > lh
     ) {
-      throw Errors.badRequest(`Window (${col}, ${row}, ${width}×${height}) is not inside level ${level} (${lw}×${lh})`);
+      throw Errors.internal(`Window (${col}, ${row}, ${width}×${height}) is not inside level ${level} (${lw}×${lh})`);
     }
     for (const b of bands) {
       if (!Number.isInteger(b) || b < 1 || b > this.count) {
-        throw Errors.invalidBandIndex(`Band ${b} does not exist (the file has ${this.count} band${this.count === 1 ? '' : 's'})`);
+        throw Errors.invalidBandIndex(`Band ${b} does not exist (the file has ${this.count} band${this.count === 1 ? '' : 's'})`, { context: { band: b } });
       }
     }
     signal?.throwIfAborted();

@@ -42,7 +42,7 @@ export async function openTiffFile(
       tiff = await Tiff.create(adapter, { defaultReadSize: READ_SIZE, signal });
     } catch (err) {
       if (isRastileError(err) || !isFormatError(err, signal)) throw err;
-      throw Errors.invalidFormat(`${what} has an unreadable header: ${(err as Error).message}`, err);
+      throw Errors.invalidFormat(`${what} has an unreadable header: ${(err as Error).message}`, { cause: err });
     }
     const layouts = await Promise.all(
       tiff.images.map((image) =>

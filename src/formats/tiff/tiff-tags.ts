@@ -52,7 +52,7 @@ export async function readTag(image: TiffImage, id: number, signal?: AbortSignal
     return await (image.fetch as unknown as FetchFn).call(image, id, { signal });
   } catch (err) {
     if (isRastileError(err) || signal?.aborted) throw err;
-    throw Errors.invalidFormat(`Cannot read TIFF tag ${id}: ${(err as Error).message}`, err);
+    throw Errors.invalidFormat(`Cannot read TIFF tag ${id}: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -4,7 +4,7 @@
  * objects `/algorithms/{id}` reports. Written by hand because the rules to copy are pydantic's
  * (bool/str/float coercions, message wording), which no JSON-schema validator reproduces.
  */
-import { RastileError } from '../../errors.ts';
+import { Errors } from '../../errors.ts';
 import { pyFloat } from '../render/py-float.ts';
 import { constraintText, pyRepr, pyTypeName } from './py-repr.ts';
 
@@ -98,7 +98,7 @@ export function validateParams(modelName: string, specs: readonly ParamSpec[], i
     const body = issues.map(
       (i) => `${i.loc}\n  ${i.msg} [type=${i.type}, input_value=${pyRepr(i.input)}, input_type=${pyTypeName(i.input)}]`,
     );
-    throw new RastileError('InvalidAlgorithmParams', [head, ...body].join('\n'));
+    throw Errors.invalidAlgorithmParams([head, ...body].join('\n'), { context: { parameter: 'algorithm_params' } });
   }
   return Object.freeze(out);
 }

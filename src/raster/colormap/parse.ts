@@ -7,7 +7,7 @@
  * JSON value that is neither an object nor an array are 400 BadRequest here; colour components
  * must be integers 0..255 (TiTiler lets other numbers overflow in numpy).
  */
-import { RastileError } from '../../errors.ts';
+import { Errors, type RastileError } from '../../errors.ts';
 import type { Rgba } from '../image-data.ts';
 import { colormapFromEntries } from './from-entries.ts';
 import type { ColorMap } from './types.ts';
@@ -18,7 +18,7 @@ const PY_INT = /^\s*[+-]?\d+(_\d+)*\s*$/;
 const HEX_SHORT = /^#([0-9a-f])([0-9a-f])([0-9a-f])([0-9a-f])?$/i;
 const HEX_LONG = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})?$/i;
 
-const badRequest = (msg: string) => new RastileError('BadRequest', msg);
+const badRequest = (msg: string): RastileError => Errors.badRequest(msg, { context: { parameter: 'colormap' } });
 
 /** Python-like repr of a JSON value, for error messages. */
 function repr(v: unknown): string {
@@ -28,7 +28,7 @@ function repr(v: unknown): string {
 }
 
 export function invalidColor(v: unknown): RastileError {
-  return new RastileError('InvalidColorFormat', `Invalid color format: ${repr(v)}`);
+  return Errors.invalidColorFormat(`Invalid color format: ${repr(v)}`);
 }
 
 /** One colour in any accepted notation → RGBA (alpha 255 when omitted). */

@@ -83,7 +83,7 @@ function compileUncached(parsed: ParsedExpression): CompiledExpression {
     evaluate(inputs, masks, length) {
       const prog = programFor(inputs);
       for (const k of parsed.bandIndexes) {
-        if ((inputs[k] as TypedArray).length < length) throw new RangeError(`band ${k} is shorter than ${length}`);
+        if ((inputs[k] as TypedArray).length < length) throw Errors.internal(`band ${k} is shorter than ${length}`);
       }
       const bands = prog.loops.map((loop) => {
         const out = allocate(prog.dtype, length);
@@ -132,9 +132,9 @@ function buildProgram(trees: readonly Expr[], blockBands: number[][], bandKind: 
     const src =
       `"use strict"; return function (inputs, out, n) { ${decl} ` +
       `for (let i = 0; i < n; i++) { ${reads} ${g.temps.join(' ')} const r = ${g.val.code}; out[i] = ${result}; } };`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- source built only from whitelisted fragments (codegen.ts)
     let factory: (h: typeof HELPERS, f: typeof Math.fround, m: Math) => BlockLoop;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- source built only from whitelisted fragments (codegen.ts)
       factory = new Function('H', 'F', 'M', src) as typeof factory;
     } catch (err) {
       // V8's parser gives up on a few thousand nesting levels

@@ -7,7 +7,7 @@
  * Deviations (TiTiler answers 500): float data (no `rescale` first) and formulas that reference
  * bands the image does not have are 400 BadRequest.
  */
-import { RastileError } from '../../errors.ts';
+import { Errors } from '../../errors.ts';
 import { dtypeRange, isFloat, type DType, type TypedArray } from '../../dtype.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import { EPSILON, type ColorFormula, type ColorOperation } from './color-formula-parse.ts';
@@ -15,8 +15,7 @@ import { saturatePlanes } from './lch.ts';
 
 export function applyColorFormula(bands: readonly TypedArray[], dtype: DType, formula: ColorFormula): Uint8Array[] {
   if (isFloat(dtype)) {
-    throw new RastileError(
-      'BadRequest',
+    throw Errors.badRequest(
       `color_formula needs integer data but the image is ${dtype}: add a rescale to convert it to 0..255 first`,
     );
   }
@@ -48,8 +47,7 @@ function checkBands(ops: readonly ColorOperation[], count: number): void {
   for (const op of ops) {
     const need = op.op === 'saturation' ? 3 : Math.max(0, ...op.bands);
     if (need > count) {
-      throw new RastileError(
-        'BadRequest',
+      throw Errors.badRequest(
         op.op === 'saturation'
           ? `color_formula saturation needs 3 bands but the image has ${count}`
           : `color_formula ${op.op} uses band ${need} but the image has ${count} band(s)`,

@@ -2,7 +2,7 @@
  * Step 8 (§5.4): the coerced canvas → bytes in the chosen format, with the mask as alpha (or as
  * the last band for GeoTIFF/NPY) unless `returnMask` is false.
  */
-import { RastileError } from '../../errors.ts';
+import { Errors, type RastileError } from '../../errors.ts';
 import type { ImageData } from '../image-data.ts';
 import type { Canvas } from './canvas.ts';
 import { encodeGeoTiff } from './encode-geotiff.ts';
@@ -24,8 +24,7 @@ import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 export const PNG_PROFILE = { png: { level: 1, filter: 'up' }, pngraw: { level: 1, filter: 'none' } } as const;
 
 function cannotEncode(canvas: Canvas, format: ImageFormat): RastileError {
-  return new RastileError(
-    'InvalidFormat',
+  return Errors.invalidFormat(
     `Could not encode array of shape (${canvas.bands.length},${canvas.height},${canvas.width}) ` +
       `and of datatype \`${canvas.dtype}\` using ${driverName(format)} driver`,
   );
@@ -72,6 +71,6 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
       return encodeWithSharp({ width, height, planes, alpha: returnMask ? canvas.alpha : undefined }, 'webp');
     }
     case 'jp2':
-      throw new RastileError('UnsupportedFeature', 'JPEG2000 output is not supported by this server');
+      throw Errors.unsupported('JPEG2000 output is not supported by this server');
   }
 }

@@ -9,6 +9,7 @@
 import { endianness } from 'node:os';
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
+import { Errors } from '../../errors.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
 import { allocate, bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
@@ -48,7 +49,7 @@ function geoKeys(crs: Crs): number[] | null {
 }
 
 export async function encodeGeoTiff(img: GeoTiffInput): Promise<Buffer> {
-  if (endianness() !== 'LE') throw new Error('GeoTIFF output needs a little-endian host');
+  if (endianness() !== 'LE') throw Errors.notImplemented('GeoTIFF output needs a little-endian host');
   const { width, height, dtype } = img;
   const planes = img.mask ? [...img.bands, img.mask] : [...img.bands];
   const spp = planes.length;

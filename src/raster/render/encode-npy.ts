@@ -5,6 +5,7 @@
  * Written by hand: it is 20 lines and no maintained npm package writes it without extras.
  */
 import { endianness } from 'node:os';
+import { Errors } from '../../errors.ts';
 import { bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
 
 const DESCR: Record<DType, string> = {
@@ -19,7 +20,7 @@ const DESCR: Record<DType, string> = {
 };
 
 export function encodeNpy(bands: readonly TypedArray[], dtype: DType, height: number, width: number): Buffer {
-  if (endianness() !== 'LE') throw new Error('.npy output needs a little-endian host');
+  if (endianness() !== 'LE') throw Errors.notImplemented('.npy output needs a little-endian host');
   const dict = `{'descr': '${DESCR[dtype]}', 'fortran_order': False, 'shape': (${bands.length}, ${height}, ${width}), }`;
   const unpadded = 10 + dict.length + 1;
   const headerLen = dict.length + 1 + ((64 - (unpadded % 64)) % 64);

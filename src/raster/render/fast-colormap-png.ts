@@ -5,6 +5,7 @@
  * four colour planes and an interleave buffer, and walks the pixels four times). Results are
  * byte-identical to the generic path (test/raster/render/fast-path.test.ts).
  */
+import { Errors } from '../../errors.ts';
 import type { TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../image-data.ts';
 import { combinedMask } from '../image-data.ts';
@@ -31,7 +32,7 @@ export function colormapToRgba(img: ImageData, table: Uint8Array, rescale: reado
   const hi32 = Math.fround(hi);
   // one 32-bit store per pixel: the table's RGBA entries as words in the platform's byte order,
   // entries with alpha 0 made fully transparent
-  if (rgba.byteOffset % 4 !== 0) throw new Error('colormapToRgba: the RGBA buffer must be 4-byte aligned');
+  if (rgba.byteOffset % 4 !== 0) throw Errors.internal('colormapToRgba: the RGBA buffer must be 4-byte aligned');
   const words = new Uint32Array(256);
   for (let k = 0; k < 256; k++) {
     const [r, g, b, a] = [table[k * 4], table[k * 4 + 1], table[k * 4 + 2], table[k * 4 + 3]];

@@ -12,7 +12,7 @@
 const DECIMAL = /^[+-]?((\d(_?\d)*)(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][+-]?\d(_?\d)*)?$/;
 const SPECIAL = /^[+-]?(inf|infinity|nan)$/i;
 const ASCII_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
-const NON_ASCII = /[^\x00-\x7e]/;
+const NON_ASCII = /[\u007f-\uffff]/; // any UTF-16 unit above U+007E
 /** Python's str.isspace() above U+007E (CPython 3.11, Unicode 14). */
 const WIDE_SPACE = /^[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 const UNICODE_DIGIT = /^\p{Nd}$/u;

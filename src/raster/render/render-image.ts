@@ -7,7 +7,7 @@
  * and WebP alpha; TiTiler's float masks become fully transparent); a colormap on multi-band
  * data, a color formula on float data and JP2 output are 400-class errors instead of 500s.
  */
-import { RastileError } from '../../errors.ts';
+import { Errors } from '../../errors.ts';
 import { applyColormap } from '../colormap/apply.ts';
 import { colormapFromEntries } from '../colormap/from-entries.ts';
 import type { ColorMap } from '../colormap/types.ts';
@@ -44,7 +44,7 @@ export interface Rendered {
 
 export async function renderImage(img: ImageData, options: RenderOptions): Promise<Rendered> {
   if (options.format === 'jp2') {
-    throw new RastileError('UnsupportedFeature', 'JPEG2000 output is not supported by this server');
+    throw Errors.unsupported('JPEG2000 output is not supported by this server');
   }
   const fast = await tryFastColormapPng(img, options);
   if (fast) return fast;
@@ -99,7 +99,7 @@ export function postProcess(img: ImageData, options: Omit<RenderOptions, 'format
 }
 
 function colorize(canvas: Canvas, cmap: ColorMap): Canvas {
-  if (canvas.bands.length !== 1) throw new RastileError('BadRequest', 'Source data must be 1 band');
+  if (canvas.bands.length !== 1) throw Errors.badRequest('Source data must be 1 band');
   const n = canvas.width * canvas.height;
   const { rgba } = applyColormap(canvas.bands[0], canvas.alpha, cmap);
   const alpha = rgba.subarray(3 * n);

@@ -7,7 +7,7 @@ export function bandIndexes(ds: GridDataset, requested: number[] | undefined): n
   if (requested === undefined || requested.length === 0) return [...ds.dataBands];
   for (const i of requested) {
     if (!Number.isInteger(i) || i < 1 || i > ds.count) {
-      throw Errors.invalidBandIndex(`Band index ${i} is out of range: the dataset has ${ds.count} band(s)`);
+      throw Errors.invalidBandIndex(`Band index ${i} is out of range: the dataset has ${ds.count} band(s)`, { context: { band: i } });
     }
   }
   return requested;

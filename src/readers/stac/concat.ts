@@ -17,10 +17,14 @@ export interface AssetImage {
 }
 
 export function concatAssetImages(parts: readonly AssetImage[], assetAsBand: boolean): ImageData {
-  if (parts.length === 0) throw Errors.badRequest('No asset to read');
+  if (parts.length === 0) throw Errors.internal('No asset to read'); // StacReader rejects an empty selection first
   if (assetAsBand) {
     const multi = parts.find((p) => p.img.bands.length !== 1);
-    if (multi) throw Errors.badRequest(`Can't use \`asset_as_band\` for multibands asset: '${multi.asset}' gives ${multi.img.bands.length} bands`);
+    if (multi) {
+      throw Errors.badRequest(`Can't use \`asset_as_band\` for multibands asset: '${multi.asset}' gives ${multi.img.bands.length} bands`, {
+        context: { asset: multi.asset },
+      });
+    }
   }
   const width = Math.max(...parts.map((p) => p.img.width));
   const height = Math.max(...parts.map((p) => p.img.height));

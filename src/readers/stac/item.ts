@@ -2,7 +2,7 @@
  * A parsed STAC Item: its raster assets (hrefs resolved against the item location), the
  * metadata the readers use (band names, per-band statistics), renders and spatial extent.
  */
-import { Errors, RastileError } from '../../errors.ts';
+import { Errors } from '../../errors.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import { geometryBounds, type Geometry } from '../../geo/geometry.ts';
 import { resolveHref } from './href.ts';
@@ -64,7 +64,7 @@ export function parseStacItem(text: string, location: string): StacItem {
     });
     rasterFields.push(raw);
   }
-  if (assets.size === 0) throw new RastileError('MissingAssets', `No valid asset found in STAC item ${location}: no raster asset (GeoTIFF, JPEG2000 or HDF media type, or none)`);
+  if (assets.size === 0) throw Errors.missingAssets(`No valid asset found in STAC item ${location}: no raster asset (GeoTIFF, JPEG2000 or HDF media type, or none)`, { context: { url: location } });
   const bbox = itemBbox(doc, location);
   return {
     location,

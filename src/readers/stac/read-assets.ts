@@ -3,7 +3,7 @@
  * other reads are aborted, and the error keeps its kind (so its HTTP status) with the asset
  * named in the message. A slow asset fails through the byte sources' own deadlines.
  */
-import { RastileError } from '../../errors.ts';
+import { Errors, RastileError } from '../../errors.ts';
 import { LinkedAbortController } from '../../sources/linked-controller.ts';
 
 export async function readAssetsConcurrently<A extends { asset: { name: string } }, T>(
@@ -29,5 +29,5 @@ export async function readAssetsConcurrently<A extends { asset: { name: string }
 
 function withAssetName(err: unknown, name: string): unknown {
   if (!(err instanceof RastileError) || err.message.startsWith('Asset ')) return err;
-  return new RastileError(err.kind, `Asset '${name}': ${err.message}`, { cause: err });
+  return Errors.wrap(err, `Asset '${name}': `, { asset: name });
 }

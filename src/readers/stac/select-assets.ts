@@ -1,5 +1,5 @@
 /** Turns `assets` requests into the item's assets plus each asset's band selection. */
-import { Errors, RastileError } from '../../errors.ts';
+import { Errors } from '../../errors.ts';
 import { layerFromParams, type Layer } from '../layer.ts';
 import { ALL_ASSETS, type AssetRequest } from './asset-request.ts';
 import type { StacAsset, StacItem } from './item.ts';
@@ -25,7 +25,7 @@ export function selectAssets(item: StacItem, requests: readonly AssetRequest[], 
   }
   return requests.map((req) => {
     const asset = item.assets.get(req.name);
-    if (!asset) throw new RastileError('InvalidAssetName', `'${req.name}' is not valid, should be one of ${pyList(item.assets.keys())}`);
+    if (!asset) throw Errors.invalidAssetName(`'${req.name}' is not valid, should be one of ${pyList(item.assets.keys())}`, { context: { asset: req.name } });
     const indexes = req.bands ? bandIndexes(asset, req.bands) : req.indexes;
     return { key: req.key, asset, layer: layerFromParams(indexes, req.expression) };
   });

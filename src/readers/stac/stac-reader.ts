@@ -5,7 +5,7 @@
  * refers to those b1..bN, is applied last. Bounds, CRS, zooms and tile existence come from the
  * item (projection extension or bbox), not from the assets.
  */
-import { Errors, RastileError } from '../../errors.ts';
+import { Errors } from '../../errors.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import { boundsAreFinite, boundsIntersect } from '../../geo/bounds.ts';
 import { sameCrs, type Crs } from '../../geo/crs.ts';
@@ -98,7 +98,7 @@ export class StacReader implements ImageReader {
 
   private async read(signal: AbortSignal | undefined, read: Read): Promise<ImageData> {
     if (this.selected.length === 0) {
-      throw new RastileError('MissingAssets', 'assets must be given (`assets=<name>`, repeatable)');
+      throw Errors.missingAssets('assets must be given (`assets=<name>`, repeatable)', { context: { parameter: 'assets' } });
     }
     const images = await readAssetsConcurrently(this.selected, signal, async (sel, s) => {
       const reader = await this.openAsset(sel.asset.href, s);

@@ -36,7 +36,7 @@ export async function lercDecode(input: Uint8Array, block: LercBlock): Promise<T
   try {
     result = Lerc.decode(blob);
   } catch (err) {
-    throw Errors.invalidFormat('Corrupt LERC data in TIFF block', err);
+    throw Errors.invalidFormat('Corrupt LERC data in TIFF block', { cause: err });
   }
   const n = block.width * block.height;
   if (result.width !== block.width || result.height !== block.height) {

@@ -20,7 +20,7 @@ export async function sharpDecode(input: Uint8Array, kind: 'JPEG' | 'WebP', maxP
     const { data, info } = await sharp(input, { limitInputPixels: Math.max(1, maxPixels) }).raw().toBuffer({ resolveWithObject: true });
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: info.channels };
   } catch (err) {
-    throw Errors.invalidFormat(`Corrupt ${kind} data in TIFF block`, err);
+    throw Errors.invalidFormat(`Corrupt ${kind} data in TIFF block`, { cause: err });
   }
 }
 

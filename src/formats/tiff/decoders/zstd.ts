@@ -27,7 +27,7 @@ export async function zstdDecode(input: Uint8Array, capacity: number, exact: num
   try {
     out = d.decode(input, Math.max(1, capacity));
   } catch (err) {
-    throw Errors.invalidFormat('Corrupt ZSTD data in TIFF block', err);
+    throw Errors.invalidFormat('Corrupt ZSTD data in TIFF block', { cause: err });
   }
   // zstddec returns an empty (or short) array when ZSTD_decompress reports an error.
   if (out.length === 0 || (exact !== null && out.length < exact)) {
