@@ -12,7 +12,7 @@ import { datasetGeographicBounds, transformBounds, transformPoint } from '../../
 import type { ImageData } from '../../raster/image-data.ts';
 import { applyBuffer, outputSize, vrtGrid, windowFromBounds, boundsOfWindow, roundWindowOutward } from '../part-plan.ts';
 import type { ReadOptions } from '../read-options.ts';
-import type { DatasetReader, PartRequest, PreviewRequest, TileRequest } from '../reader.ts';
+import { tilePartRequest, type DatasetReader, type PartRequest, type PreviewRequest, type TileRequest } from '../reader.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
 import { LruCache } from '../../util/lru-cache.ts';
 import type { Info } from '../info.ts';
@@ -164,12 +164,7 @@ export class GridReader implements DatasetReader {
 
   async tile(tms: TileMatrixSet, x: number, y: number, z: number, req: TileRequest, signal?: AbortSignal): Promise<ImageData> {
     if (!this.tileExists(tms, x, y, z)) throw Errors.tileOutsideBounds(x, y, z);
-    const m = tms.matrix(z);
-    const bounds = tms.tileBounds(x, y, z);
-    return this.part(
-      { ...req, bounds, dstCrs: tms.crs, width: req.tilesize ?? m.tileWidth, height: req.tilesize ?? m.tileHeight },
-      signal,
-    );
+    return this.part(tilePartRequest(tms, x, y, z, req), signal);
   }
 
   async point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<ImageData> {
