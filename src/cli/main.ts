@@ -9,10 +9,10 @@ import { configFromEnv, DEMO_DIR, type CliFlags } from './config-from-env.ts';
 export const DEMO_FILE = path.join(DEMO_DIR, 'rastile-demo.tif');
 
 const USAGE = `Usage:
-  rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL]
+  rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL] [--trust-proxy V]
   rastile info <path-or-url>
 
-Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL (see README).`;
+Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL, RASTILE_TRUST_PROXY (see README).`;
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -24,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
       'local-roots': { type: 'string' },
       'allow-private-hosts': { type: 'boolean' },
       'cmr-url': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -38,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
     localRoots: values['local-roots'],
     allowPrivateHosts: values['allow-private-hosts'],
     cmrUrl: values['cmr-url'],
+    trustProxy: values['trust-proxy'],
   };
   const config = configFromEnv(process.env, flags);
   if (command === 'serve') return serve(config);

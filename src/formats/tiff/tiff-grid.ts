@@ -2,13 +2,14 @@
  * A GeoTIFF as a GridDataset (formats/grid-dataset.ts): the TiffDataset's levels, bands and
  * georeferencing in format-neutral terms, derived once when the file is opened — CRS from the
  * GeoKeys, the nodata GDAL would use, band roles (alpha), mask kind, palette, statistics tags.
- * Opening probes `<file>.ovr` / `<file>.msk` / `<file>.msk.ovr` sidecars for local files.
+ * Opening probes `<file>.ovr` / `<file>.msk` / `<file>.msk.ovr` / `<file>.aux.xml` sidecars for local files.
  */
 import type { Rgba } from '../../color.ts';
 import { representableNodata, type DType } from '../../dtype.ts';
 import { Errors } from '../../errors.ts';
 import { boundsFromGeoTransform, type GeoTransform } from '../../geo/affine.ts';
 import type { Bounds, Window } from '../../geo/bounds.ts';
+import { parseCrs } from '../../geo/crs-parse.ts';
 import { crsFromGeoKeys } from '../../geo/crs-geokeys.ts';
 import type { Crs } from '../../geo/crs-type.ts';
 import { parseLocation } from '../../sources/location.ts';
@@ -21,7 +22,7 @@ export interface TiffGridContext {
   sources: SourceOpener;
   blockCache: BlockCache;
   maxBlockBytes: number;
-  /** Probe `<file>.ovr` / `<file>.msk` sidecars (local files only: remote probes cost requests). */
+  /** Probe `<file>.ovr` / `<file>.msk` / `<file>.aux.xml` sidecars (local files only: remote probes cost requests). */
   sidecars: boolean;
 }
 
@@ -29,14 +30,15 @@ export interface TiffGridContext {
 export async function openTiffGrid(location: string, ctx: TiffGridContext, signal?: AbortSignal): Promise<GridDataset> {
   const source = await ctx.sources.open(location, signal);
   const local = ctx.sidecars && parseLocation(location).kind === 'file';
-  const [overviewSource, maskSource, maskOverviewSource] = local
-    ? await Promise.all(['.ovr', '.msk', '.msk.ovr'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
-    : [null, null, null];
+  const [overviewSource, maskSource, maskOverviewSource, pamSource] = local
+    ? await Promise.all(['.ovr', '.msk', '.msk.ovr', '.aux.xml'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
+    : [null, null, null, null];
   const tiff = await TiffDataset.open(source, {
     blockCache: ctx.blockCache,
     overviewSource: overviewSource ?? undefined,
     maskSource: maskSource ?? undefined,
     maskOverviewSource: maskOverviewSource ?? undefined,
+    pamSource: pamSource ?? undefined,
     maxBlockBytes: ctx.maxBlockBytes,
     signal,
   });
@@ -65,7 +67,7 @@ export class TiffGrid implements GridDataset {
     private readonly tiff: TiffDataset,
   ) {
     if (tiff.geoTransform === null) throw Errors.badRequest(`'${location}' is not georeferenced (no geotransform)`);
-    const crs = crsFromGeoKeys(tiff.geoKeys);
+    const crs = (tiff.pamSrs !== null ? crsOrNull(tiff.pamSrs) : null) ?? crsFromGeoKeys(tiff.geoKeys);
     if (crs === null) throw Errors.invalidCrs(`'${location}' has no coordinate reference system`);
     this.width = tiff.width;
     this.height = tiff.height;
@@ -95,6 +97,15 @@ export class TiffGrid implements GridDataset {
 
   readWindow(level: number, window: Window, bands: readonly number[], signal?: AbortSignal): Promise<GridWindowRead> {
     return this.tiff.readWindow(level, window.col, window.row, window.width, window.height, bands, signal);
+  }
+}
+
+/** A PAM sidecar's SRS, or null when we cannot interpret it (the GeoKeys are used instead). */
+function crsOrNull(text: string): Crs | null {
+  try {
+    return parseCrs(text);
+  } catch {
+    return null;
   }
 }
 
