@@ -32,7 +32,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
     // Query strings: keep repeated keys as arrays (`bidx=1&bidx=2`).
     routerOptions: { maxParamLength: 2048 },
   });
-  const services = options.services ?? createServices(config);
+  const services = options.services ?? createServices(config, { onReadPlan: (plan) => app.log.debug({ plan }, 'read plan') });
   const registry = new RouteRegistry();
 
   installErrorHandlers(app);
