@@ -102,3 +102,16 @@ describe('local engineering CRS (LOCAL_CS)', () => {
     assert.match(r.body.detail, /local engineering CRS "Cartesian \(Meter\)"/);
   });
 });
+
+describe('not a TIFF: the format found is named', () => {
+  for (const [name, format] of [
+    ['netcdf3.nc', 'a NetCDF-3 \\(classic\\) file'],
+    ['netcdf4.nc', 'an HDF5 \\(or NetCDF-4\\) file'],
+  ] as const) {
+    it(`${name}: 400 naming ${format.replace(/\\/g, '')} and the array backend`, async () => {
+      const r = await server.getJson<{ detail: string }>(`/cog/info?url=${url(name)}`);
+      assert.equal(r.status, 400);
+      assert.match(r.body.detail, new RegExp(`is not a TIFF file: it is ${format}; NetCDF/HDF5/Zarr files are read by an array backend \\(/zarr\\), which this server does not have yet`));
+    });
+  }
+});
