@@ -9,7 +9,7 @@
  * are refused here too: with the image size they are the usual lie of a hostile header.
  */
 import { Errors } from '../../errors.ts';
-import { bytesPerSample } from '../../raster/dtype.ts';
+import { bytesPerSample } from '../../dtype.ts';
 
 /** The raw fields the checks need (counts as stored in the directory). */
 export interface HeaderFields {

@@ -4,7 +4,7 @@
  */
 import type { Tag as CogTag, TiffImage } from '@cogeotiff/core';
 import { Errors } from '../../errors.ts';
-import type { DType } from '../../raster/dtype.ts';
+import type { DType } from '../../dtype.ts';
 import type { Source } from '../../sources/source.ts';
 import { BlockOffsets } from './block-offsets.ts';
 import { checkHeader } from './header-checks.ts';
