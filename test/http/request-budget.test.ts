@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { estimateRequestBytes } from '../../src/http/admission.ts';
 import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const HOSTILE = (name: string): string => q(fixture('hostile', name));
@@ -61,6 +62,20 @@ describe('request budget over HTTP', () => {
     // one band at 2048²: the warp's coordinates (16 B/px), band, masks and encoder fit in 256 MiB
     const one = await server.get(`${tile}&tilesize=2048&bidx=1`);
     assert.equal(one.status, 200);
+  });
+});
+
+describe('admission estimate', () => {
+  it('reads output pixels × (bands + 2) × 4 bytes from the parameters', () => {
+    assert.equal(estimateRequestBytes('/cog/tiles/WebMercatorQuad/1/2/3.png?x', {}), 256 * 256 * 5 * 4);
+    assert.equal(estimateRequestBytes('/cog/tiles/WebMercatorQuad/1/2/3@2x.png', { tilesize: '4096', bidx: ['1', '2'] }), 8192 * 8192 * 4 * 4);
+    assert.equal(estimateRequestBytes('/cog/tiles/WebMercatorQuad/1/2/3', { tilesize: '512', buffer: '2', expression: 'b1;b2;b3;b4' }), 516 * 516 * 6 * 4);
+    assert.equal(estimateRequestBytes('/cog/preview/300x200.png', {}), 300 * 200 * 5 * 4);
+    assert.equal(estimateRequestBytes('/cog/preview.png', { width: '100' }), 100 * 100 * 5 * 4);
+    assert.equal(estimateRequestBytes('/cog/preview.png', {}), 1024 * 1024 * 5 * 4);
+    assert.equal(estimateRequestBytes('/cog/statistics', { max_size: '2048', bidx: '1' }), 2048 * 2048 * 3 * 4);
+    assert.equal(estimateRequestBytes('/healthz', {}), 0);
+    assert.equal(estimateRequestBytes('/cog/info', { width: 'NaN' }), 0);
   });
 });
 
