@@ -1,6 +1,7 @@
 /** Builds the Fastify application: hooks, error table, routers. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { installAdmission } from './admission.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { registerAppRoutes } from './factories/app-routes.ts';
 import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
@@ -36,6 +37,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   const registry = new RouteRegistry();
 
   installErrorHandlers(app);
+  installAdmission(app, config.limits);
   installResponseHeaders(app, config);
 
   registerAppRoutes(app, registry);

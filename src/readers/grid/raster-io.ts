@@ -13,7 +13,8 @@
  */
 import type { Window } from '../../geo/bounds.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
-import { allocate, type TypedArray } from '../../dtype.ts';
+import { allocate, bytesPerSample, type TypedArray } from '../../dtype.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
@@ -81,6 +82,7 @@ export async function rasterIO(
     groups = [{ plan: { level, cols, rows }, bands: all, mask: true }];
   }
   const n = outWidth * outHeight;
+  chargeRequest(n * (bands.length * bytesPerSample(raster.dtype) + 2), `A ${outWidth}×${outHeight} read of ${bands.length} band(s)`);
   const out = bands.map(() => BUFFER_POOL.array(raster.dtype, n).fill(0));
   if (options.fill !== 0) for (const b of out) b.fill(options.fill);
   const maskGroup = groups[groups.length - 1];
@@ -148,6 +150,7 @@ async function samplePlan(
     for (let b = 0; b < targets.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
     if (mask && part.mask) sampleRows(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
     BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : [])); // sampled: dead
+    releaseRequest(part.bands.reduce((sum, b) => sum + b.byteLength, part.mask?.byteLength ?? 0));
     i = j;
   }
 }
@@ -214,6 +217,7 @@ async function resampledRead(
   const c1 = Math.min(lv.width, Math.ceil(win.col + win.width) + marginX);
   const r1 = Math.min(lv.height, Math.ceil(win.row + win.height) + marginY);
   const n = outWidth * outHeight;
+  chargeRequest(n * (bands.length * bytesPerSample(raster.dtype) + 2), `A ${outWidth}×${outHeight} resampled read of ${bands.length} band(s)`);
   const cols = nearestIndexes(win.col, win.width, outWidth, lv.width);
   const rows = nearestIndexes(win.row, win.height, outHeight, lv.height);
   const inside = insideMask(cols, rows);

@@ -21,6 +21,8 @@ import { approxRowAt } from '../../raster/warp/approx-row.ts';
 import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
+import { bytesPerSample } from '../../dtype.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
@@ -89,6 +91,7 @@ export async function readWarpedImage(
       ys[i] = inv[3] + gx * inv[4] + gy * inv[5];
     }
   };
+  chargeRequest(tw * th * (17 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length), `A ${tw}×${th} warp of ${readBands.length} band(s)`);
   const sx = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
   const sy = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
   try {
@@ -146,6 +149,7 @@ export async function readWarpedImage(
     warpSample(reproject, region, sx, sy, scaleX, scaleY, { bands: warped, written, dtype });
     // the source window is read by no one else: its buffers serve the next reads
     BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : []));
+    releaseRequest(part.bands.reduce((sum, b) => sum + b.byteLength, part.mask?.byteLength ?? 0));
   }
 
   // 5. Masks (rio-tiler: nodata → value == nodata; else the VRT's alpha = pixels written).
