@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { installErrorHandlers } from './error-handler.ts';
+import { clientErrorHandler, frameworkErrors, installJsonParser, MAX_PARAM_LENGTH } from './request-limits.ts';
 import { registerAppRoutes } from './factories/app-routes.ts';
 import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
 import { registerColormapRoutes } from './factories/colormap-routes.ts';
@@ -26,12 +27,15 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
     logger: options.logger ? { level: process.env['LOG_LEVEL'] ?? 'info' } : false,
     bodyLimit: config.limits.maxBodyBytes,
     // Query strings: keep repeated keys as arrays (`bidx=1&bidx=2`).
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler,
+    frameworkErrors,
   });
   const services = options.services ?? createServices(config);
   const registry = new RouteRegistry();
 
-  installErrorHandlers(app);
+  installErrorHandlers(app, config.limits.maxBodyBytes);
+  installJsonParser(app);
   installResponseHeaders(app, config);
 
   registerAppRoutes(app, registry);
