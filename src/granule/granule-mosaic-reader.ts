@@ -22,7 +22,7 @@ import type { CompiledExpression } from '../raster/expression/index.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import type { Granule, GranuleAsset, SearchArea } from '../search/types.ts';
 import { cutlineMask } from '../readers/cutline.ts';
-import type { ImageReader } from '../readers/image-reader.ts';
+import { pointValues, type ImageReader } from '../readers/image-reader.ts';
 import { LinkedAbortController } from '../sources/linked-controller.ts';
 import type { ReadOptions } from '../readers/read-options.ts';
 import type { PartRequest, PointValues, PreviewRequest, TileRequest } from '../readers/reader.ts';
@@ -115,14 +115,20 @@ export class GranuleMosaicReader implements ImageReader {
     return Promise.reject(new RastileError('BadRequest', 'A granule mosaic has no preview: use a tile, bbox or feature'));
   }
 
-  /** The first granule's values at the point (ImageReader contract); `/raster/point` uses pointEach. */
-  async point(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<PointValues> {
-    const [first] = await this.pointEach(x, y, coordCrs, options, signal);
-    return first;
+  /** The first granule's 1×1 image at the point (ImageReader contract); `/raster/point` uses pointEach. */
+  async point(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<ImageData> {
+    const [first] = await this.pointImages(x, y, coordCrs, options, signal);
+    return first.image;
   }
 
   /** Values of every found granule that contains the point, in CMR order. */
   async pointEach(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<GranulePointValues[]> {
+    const found = await this.pointImages(x, y, coordCrs, options, signal);
+    return found.map(({ granule, image }) => ({ ...pointValues(image, [x, y]), granule }));
+  }
+
+  /** The 1×1 image of every found granule that contains the point, in CMR order. */
+  private async pointImages(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<Array<{ granule: Granule; image: ImageData }>> {
     const [lon, lat] = sameCrs(coordCrs, WGS84) ? [x, y] : transformPoint(coordCrs, WGS84, x, y);
     const controller = new LinkedAbortController(signal);
     try {
@@ -131,7 +137,7 @@ export class GranuleMosaicReader implements ImageReader {
         (g, s) => this.granuleRead(g, (r) => r.point(x, y, coordCrs, options, s)),
         { concurrency: this.o.concurrency, signal: controller.signal, what: `point (${x}, ${y})` },
       );
-      return found.map(({ item, value }) => ({ ...value, granule: item }));
+      return found.map(({ item, value }) => ({ granule: item, image: value }));
     } finally {
       controller.abort();
       controller.dispose();

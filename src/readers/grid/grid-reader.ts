@@ -1,4 +1,7 @@
-/** The single-GeoTIFF reader: rio-tiler `Reader` semantics over a CogDataset. */
+/**
+ * The single-dataset reader: rio-tiler `Reader` semantics over any GridDataset (a GeoTIFF today,
+ * an HDF5/NetCDF/Zarr variable next). Everything format-specific stays behind the GridDataset.
+ */
 import { Errors } from '../../errors.ts';
 import { boundsFromGeoTransform, geoTransformFromBounds, invertGeoTransform, type GeoTransform } from '../../geo/affine.ts';
 import { boundsAreFinite, boundsIntersect, type Bounds } from '../../geo/bounds.ts';
@@ -10,7 +13,10 @@ import type { ImageData } from '../../raster/image-data.ts';
 import { applyBuffer, outputSize, vrtGrid, windowFromBounds, boundsOfWindow, roundWindowOutward } from '../part-plan.ts';
 import type { ReadOptions } from '../read-options.ts';
 import type { DatasetReader, PartRequest, PreviewRequest, TileRequest } from '../reader.ts';
-import type { CogDataset } from './cog-dataset.ts';
+import type { GridDataset } from '../../formats/grid-dataset.ts';
+import { LruCache } from '../../util/lru-cache.ts';
+import type { Info } from '../info.ts';
+import { datasetInfo } from './info.ts';
 import { readWarpedImage } from './read-warped.ts';
 import { readWindowImage } from './read-window.ts';
 
@@ -18,9 +24,28 @@ export interface ReaderLimits {
   maxReadPixels: number;
 }
 
-export class CogReader implements DatasetReader {
+/** How many CRSs' native grids a dataset keeps (a server sees a handful of TMS CRSs). */
+const NATIVE_GRIDS_PER_DATASET = 8;
+
+/**
+ * The dataset grid expressed in other CRSs (keyed by CRS id), per dataset: readers are created
+ * per request, the dataset object lives in the dataset cache. Values are frozen: shared.
+ */
+const NATIVE_GRIDS = new WeakMap<GridDataset, LruCache<string, Readonly<GeoTransform>>>();
+
+/** The native-grid cache of a dataset (exported for tests). */
+export function nativeGrids(ds: GridDataset): LruCache<string, Readonly<GeoTransform>> {
+  let cache = NATIVE_GRIDS.get(ds);
+  if (cache === undefined) {
+    cache = new LruCache(NATIVE_GRIDS_PER_DATASET, () => 1);
+    NATIVE_GRIDS.set(ds, cache);
+  }
+  return cache;
+}
+
+export class GridReader implements DatasetReader {
   constructor(
-    readonly ds: CogDataset,
+    private readonly ds: GridDataset,
     private readonly limits: ReaderLimits,
   ) {}
 
@@ -32,13 +57,17 @@ export class CogReader implements DatasetReader {
     return this.ds.bounds;
   }
 
+  info(): Info {
+    return datasetInfo(this.ds);
+  }
+
   /** The dataset bounds in `crs` (rio-tiler `get_geographic_bounds`; the whole world when they cannot be computed). */
   boundsIn(crs: Crs): Bounds {
     return datasetGeographicBounds(this.ds.crs, this.ds.bounds, crs);
   }
 
   zoomRange(tms: TileMatrixSet): { minzoom: number; maxzoom: number } {
-    return tms.zoomRange(this.ds.crs, this.ds.geoTransform, this.ds.tiff.width, this.ds.tiff.height);
+    return tms.zoomRange(this.ds.crs, this.ds.geoTransform, this.ds.width, this.ds.height);
   }
 
   tileExists(tms: TileMatrixSet, x: number, y: number, z: number): boolean {
@@ -60,12 +89,13 @@ export class CogReader implements DatasetReader {
    * 4326→3857 fix), cached on the dataset so every request's reader shares it.
    */
   private nativeGridIn(crs: Crs): GeoTransform {
-    const hit = this.ds.nativeGrids.get(crs.id);
+    const grids = nativeGrids(this.ds);
+    const hit = grids.get(crs.id);
     // Frozen, and only ever read: the mutable type is what vrtGrid's signature names.
     if (hit) return hit as GeoTransform;
     let bounds = this.ds.bounds;
-    let width = this.ds.tiff.width;
-    let height = this.ds.tiff.height;
+    let width = this.ds.width;
+    let height = this.ds.height;
     let gt = this.ds.geoTransform;
     if (this.ds.crs.epsg === 4326 && crs.epsg === 3857 && (bounds[1] < -85.06 || bounds[3] > 85.06)) {
       bounds = [bounds[0], Math.max(bounds[1], -85.06), bounds[2], Math.min(bounds[3], 85.06)];
@@ -75,7 +105,7 @@ export class CogReader implements DatasetReader {
       gt = geoTransformFromBounds(bounds, width, height);
     }
     const out = Object.freeze(suggestedWarpOutput(this.ds.crs, crs, width, height, gt).geoTransform);
-    this.ds.nativeGrids.set(crs.id, out);
+    grids.set(crs.id, out);
     return out as GeoTransform;
   }
 
@@ -117,7 +147,7 @@ export class CogReader implements DatasetReader {
   }
 
   async preview(req: PreviewRequest, signal?: AbortSignal): Promise<ImageData> {
-    const { width: W, height: H } = this.ds.tiff;
+    const { width: W, height: H } = this.ds;
     const size = { width: req.width, height: req.height, maxSize: req.maxSize };
     if (req.dstCrs && !sameCrs(req.dstCrs, this.ds.crs)) {
       const out = suggestedWarpOutput(this.ds.crs, req.dstCrs, W, H, this.ds.geoTransform);

@@ -3,10 +3,10 @@ import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
 import type { TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
-import type { CogDataset } from './cog-dataset.ts';
+import type { GridDataset } from '../../formats/grid-dataset.ts';
 
 export function assembleImage(
-  ds: CogDataset,
+  ds: GridDataset,
   indexes: number[],
   bands: TypedArray[],
   masks: Uint8Array[],
@@ -14,11 +14,11 @@ export function assembleImage(
   nodata: number | null,
   unscale: boolean,
 ): ImageData {
-  const meta = indexes.map((i) => ds.tiff.bands[i - 1]);
+  const meta = indexes.map((i) => ds.bands[i - 1]);
   let scales = meta.map((m) => m.scale);
   let offsets = meta.map((m) => m.offset);
   let outBands = bands;
-  let dtype = ds.tiff.dtype;
+  let dtype = ds.dtype;
   let stats = datasetStatistics(ds, indexes);
   if (unscale) {
     outBands = bands.map((b, k) => {
@@ -47,15 +47,15 @@ export function assembleImage(
     scales,
     offsets,
     datasetStatistics: stats,
-    colormap: ds.palette,
+    colormap: ds.colormap,
   };
 }
 
 /** The requested bands' statistics tags (parsed once per dataset), or undefined unless every band has them. */
-function datasetStatistics(ds: CogDataset, indexes: number[]): Array<[number, number]> | undefined {
+function datasetStatistics(ds: GridDataset, indexes: number[]): Array<[number, number]> | undefined {
   const out: Array<[number, number]> = [];
   for (const i of indexes) {
-    const s = ds.bandStatistics[i - 1];
+    const s = ds.bands[i - 1].statistics;
     if (!s) return undefined;
     out.push([s[0], s[1]]);
   }

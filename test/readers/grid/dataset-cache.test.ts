@@ -1,5 +1,5 @@
 /**
- * CogDataset opening and caching: shared opens under per-caller AbortSignals, sidecar probes only
+ * GeoTIFF GridDataset opening and caching: shared opens under per-caller AbortSignals, sidecar probes only
  * for local files, per-dataset palette/statistics/native grids shared by every reader.
  * Expected palette and statistics come from scripts/fixtures/datasets.py (rasterio 1.3 / GDAL 3.6.2).
  */
@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createBlockCache } from '../../../src/formats/tiff/block-cache.ts';
 import { getTileMatrixSet } from '../../../src/geo/tms.ts';
-import { DatasetCache, openCogDataset, type DatasetContext } from '../../../src/readers/cog/cog-dataset.ts';
-import { CogReader } from '../../../src/readers/cog/cog-reader.ts';
+import { openTiffGrid, type TiffGridContext } from '../../../src/formats/tiff/tiff-grid.ts';
+import { DatasetCache } from '../../../src/readers/grid/dataset-cache.ts';
+import { GridReader, nativeGrids } from '../../../src/readers/grid/grid-reader.ts';
 import type { Source } from '../../../src/sources/source.ts';
 import type { SourceOpener } from '../../../src/sources/open-source.ts';
 import { fixture } from '../../helpers/test-server.ts';
@@ -61,19 +62,22 @@ function fakeOpener(name: string, gate?: Promise<void>): FakeOpener {
   return opener;
 }
 
-const context = (sources: SourceOpener, sidecars = true): DatasetContext => ({
+const context = (sources: SourceOpener, sidecars = true): TiffGridContext => ({
   sources,
   blockCache: createBlockCache(8 << 20),
   maxBlockBytes: 64 << 20,
   sidecars,
 });
 
+/** The dataset cache the server builds: GeoTIFFs opened as GridDatasets. */
+const tiffCache = (ctx: TiffGridContext, max: number): DatasetCache => new DatasetCache((location, signal) => openTiffGrid(location, ctx, signal), max);
+
 describe('DatasetCache.open', () => {
   it('a caller that aborts does not fail the others waiting for the same open', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const opener = fakeOpener('rgb_uint8_utm.tif', gate);
-    const cache = new DatasetCache(context(opener, false), 4);
+    const cache = tiffCache(context(opener, false), 4);
     const first = new AbortController();
     const p1 = cache.open('/data/a.tif', first.signal);
     const p2 = cache.open('/data/a.tif', new AbortController().signal);
@@ -81,8 +85,8 @@ describe('DatasetCache.open', () => {
     await assert.rejects(p1, { name: 'AbortError' });
     release();
     const ds = await p2;
-    assert.equal(ds.tiff.width, 600);
-    assert.equal(ds.tiff.height, 450);
+    assert.equal(ds.width, 600);
+    assert.equal(ds.height, 450);
     assert.deepEqual(opener.opened, ['/data/a.tif'], 'one shared open');
     assert.equal(await cache.open('/data/a.tif'), ds, 'cached once opened');
   });
@@ -91,19 +95,19 @@ describe('DatasetCache.open', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const opener = fakeOpener('rgb_uint8_utm.tif', gate);
-    const cache = new DatasetCache(context(opener, false), 4);
+    const cache = tiffCache(context(opener, false), 4);
     const a = new AbortController();
     const p = cache.open('/data/b.tif', a.signal);
     a.abort(new DOMException('gone', 'AbortError'));
     await assert.rejects(p, { name: 'AbortError' });
     release();
     const ds = await cache.open('/data/b.tif');
-    assert.equal(ds.tiff.width, 600);
+    assert.equal(ds.width, 600);
     assert.equal(opener.opened.length, 2);
   });
 });
 
-describe('openCogDataset sidecars', () => {
+describe('openTiffGrid sidecars', () => {
   it('probes .ovr/.msk sidecars for local paths only (not /vsicurl/, /vsis3/, http, s3)', async () => {
     for (const location of [
       '/vsicurl/https://example.com/a.tif',
@@ -112,12 +116,12 @@ describe('openCogDataset sidecars', () => {
       's3://bucket/a.tif',
     ]) {
       const opener = fakeOpener('rgb_uint8_utm.tif');
-      await openCogDataset(location, context(opener));
+      await openTiffGrid(location, context(opener));
       assert.deepEqual(opener.probed, [], location);
     }
     for (const location of ['/data/a.tif', 'file:///data/a.tif']) {
       const opener = fakeOpener('rgb_uint8_utm.tif');
-      await openCogDataset(location, context(opener));
+      await openTiffGrid(location, context(opener));
       assert.deepEqual(opener.probed, ['.ovr', '.msk', '.msk.ovr'].map((s) => `${location}${s}`), location);
     }
   });
@@ -125,50 +129,50 @@ describe('openCogDataset sidecars', () => {
 
 describe('per-dataset derived values', () => {
   it('palette: built once, the colormap of every read, equal to rasterio’s colormap', async () => {
-    const ds = await openCogDataset('/data/palette_3413.tif', context(fakeOpener('palette_3413.tif')));
+    const ds = await openTiffGrid('/data/palette_3413.tif', context(fakeOpener('palette_3413.tif')));
     const want = expected.files['palette_3413.tif']!.info.colormap!;
-    assert.ok(ds.palette);
-    assert.equal(ds.palette.size, Object.keys(want).length);
-    for (const [k, v] of Object.entries(want)) assert.deepEqual(ds.palette.get(Number(k)), v, `entry ${k}`);
-    const reader = new CogReader(ds, { maxReadPixels: 1 << 24 });
+    assert.ok(ds.colormap);
+    assert.equal(ds.colormap.size, Object.keys(want).length);
+    for (const [k, v] of Object.entries(want)) assert.deepEqual(ds.colormap.get(Number(k)), v, `entry ${k}`);
+    const reader = new GridReader(ds, { maxReadPixels: 1 << 24 });
     const a = await reader.preview({ maxSize: 32 });
     const b = await reader.preview({ maxSize: 16 });
-    assert.equal(a.colormap, ds.palette);
-    assert.equal(b.colormap, ds.palette);
+    assert.equal(a.colormap, ds.colormap);
+    assert.equal(b.colormap, ds.colormap);
   });
 
   it('statistics tags: parsed once, equal to rasterio’s minmax, unscaled per read without touching the dataset', async () => {
-    const ds = await openCogDataset('/data/int16_scale_laea.tif', context(fakeOpener('int16_scale_laea.tif')));
-    assert.deepEqual(ds.bandStatistics, expected.files['int16_scale_laea.tif']!.info.minmax);
-    assert.ok(Object.isFrozen(ds.bandStatistics[0]));
-    const reader = new CogReader(ds, { maxReadPixels: 1 << 24 });
+    const ds = await openTiffGrid('/data/int16_scale_laea.tif', context(fakeOpener('int16_scale_laea.tif')));
+    assert.deepEqual(ds.bands.map((b) => b.statistics), expected.files['int16_scale_laea.tif']!.info.minmax);
+    assert.ok(Object.isFrozen(ds.bands[0]!.statistics));
+    const reader = new GridReader(ds, { maxReadPixels: 1 << 24 });
     const raw = await reader.preview({ maxSize: 16 });
     assert.deepEqual(raw.datasetStatistics, [[-1500, 2500]]);
-    const band = ds.tiff.bands[0]!;
+    const band = ds.bands[0]!;
     const unscaled = await reader.preview({ maxSize: 16, unscale: true });
     assert.deepEqual(unscaled.datasetStatistics, [[-1500 * band.scale + band.offset, 2500 * band.scale + band.offset]]);
-    assert.deepEqual(ds.bandStatistics, [[-1500, 2500]], 'the dataset’s values are unchanged');
+    assert.deepEqual(ds.bands.map((b) => b.statistics), [[-1500, 2500]], 'the dataset’s values are unchanged');
   });
 
   it('the native grid in a TMS CRS is computed once per dataset and shared by every request’s reader', async () => {
-    const ds = await openCogDataset('/data/float32_nan_4326.tif', context(fakeOpener('float32_nan_4326.tif')));
+    const ds = await openTiffGrid('/data/float32_nan_4326.tif', context(fakeOpener('float32_nan_4326.tif')));
     const tms = getTileMatrixSet('WebMercatorQuad');
     const t = tms.tileAt(5, 47, 4, true);
     const limits = { maxReadPixels: 1 << 24 };
-    const a = await new CogReader(ds, limits).tile(tms, t.x, t.y, t.z, {});
-    assert.equal(ds.nativeGrids.size, 1);
-    const grid = ds.nativeGrids.get(tms.crs.id)!;
+    const a = await new GridReader(ds, limits).tile(tms, t.x, t.y, t.z, {});
+    assert.equal(nativeGrids(ds).size, 1);
+    const grid = nativeGrids(ds).get(tms.crs.id)!;
     assert.ok(Object.isFrozen(grid));
-    const b = await new CogReader(ds, limits).tile(tms, t.x, t.y, t.z, {});
-    assert.equal(ds.nativeGrids.size, 1);
-    assert.equal(ds.nativeGrids.get(tms.crs.id), grid, 'the second reader used the cached grid');
+    const b = await new GridReader(ds, limits).tile(tms, t.x, t.y, t.z, {});
+    assert.equal(nativeGrids(ds).size, 1);
+    assert.equal(nativeGrids(ds).get(tms.crs.id), grid, 'the second reader used the cached grid');
     assert.deepEqual(b.bands, a.bands);
     assert.deepEqual(b.masks, a.masks);
   });
 
   it('boundsIn returns arrays the caller may modify', async () => {
-    const ds = await openCogDataset('/data/float32_nan_4326.tif', context(fakeOpener('float32_nan_4326.tif')));
-    const reader = new CogReader(ds, { maxReadPixels: 1 << 24 });
+    const ds = await openTiffGrid('/data/float32_nan_4326.tif', context(fakeOpener('float32_nan_4326.tif')));
+    const reader = new GridReader(ds, { maxReadPixels: 1 << 24 });
     const b = reader.boundsIn(ds.crs);
     assert.deepEqual(b, [-10, 40, 20, 55]);
     b[0] = 999;

@@ -4,7 +4,7 @@
  * else the per-dataset mask band; else every pixel inside the raster is valid.
  */
 import type { TypedArray } from '../../dtype.ts';
-import type { CogDataset } from './cog-dataset.ts';
+import type { GridDataset } from '../../formats/grid-dataset.ts';
 
 export interface MaskPlan {
   nodata: number | null;
@@ -13,10 +13,10 @@ export interface MaskPlan {
   useDatasetMask: boolean;
 }
 
-export function planMasks(ds: CogDataset, nodataOverride: number | undefined): MaskPlan {
+export function planMasks(ds: GridDataset, nodataOverride: number | undefined): MaskPlan {
   const nodata = nodataOverride ?? ds.nodata;
-  const alphaBand = nodata === null ? ds.tiff.alphaBand : null;
-  return { nodata, alphaBand, useDatasetMask: nodata === null && alphaBand === null && ds.tiff.hasDatasetMask };
+  const alphaBand = nodata === null ? ds.alphaBand : null;
+  return { nodata, alphaBand, useDatasetMask: nodata === null && alphaBand === null && ds.levels[0].hasMask };
 }
 
 export function nodataMask(values: TypedArray, nodata: number): Uint8Array {

@@ -24,7 +24,8 @@ import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
-import { bandIndexes, type CogDataset } from './cog-dataset.ts';
+import type { GridDataset } from '../../formats/grid-dataset.ts';
+import { bandIndexes } from './band-indexes.ts';
 import { chooseLevel, levelFactors } from '../../raster/warp/overview-choice.ts';
 
 export interface WarpGrid {
@@ -39,7 +40,7 @@ const VRT_BLOCK_WIDTH = 512;
 const MAX_ERROR = 0.125;
 
 export async function readWarpedImage(
-  ds: CogDataset,
+  ds: GridDataset,
   grid: WarpGrid,
   outWidth: number,
   outHeight: number,
@@ -50,7 +51,7 @@ export async function readWarpedImage(
   const indexes = bandIndexes(ds, options.indexes);
   const plan = planMasks(ds, options.nodata);
   const readBands = plan.alphaBand !== null ? [...indexes, plan.alphaBand] : indexes;
-  const tiff = ds.tiff;
+  const tiff = ds;
 
   // 1. Implicit overviews of the warped VRT, and the one RasterIO picks for this output size.
   const vrtLevels = [{ width: grid.width, height: grid.height }];
@@ -138,7 +139,7 @@ export async function readWarpedImage(
   if (span) {
     const [c0, r0, c1, r1] = span;
     if ((c1 - c0) * (r1 - r0) > maxReadPixels) throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
-    const part = await tiff.readWindow(k, c0, r0, c1 - c0, r1 - r0, readBands, signal);
+    const part = await tiff.readWindow(k, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, readBands, signal);
     const region: SourceRegion = {
       bands: part.bands,
       valid: plan.useDatasetMask && part.mask ? part.mask : plan.alphaBand !== null ? nonZeroMask(part.bands[part.bands.length - 1]) : null,

@@ -12,7 +12,8 @@
  * from a plain read of the same window, so nearest reads emulate that chain (boundless-vrt.ts).
  */
 import type { Window } from '../../geo/bounds.ts';
-import { allocate, type DType, type TypedArray } from '../../dtype.ts';
+import type { GridDataset } from '../../formats/grid-dataset.ts';
+import { allocate, type TypedArray } from '../../dtype.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
@@ -20,20 +21,8 @@ import { indexSpan, nearestIndexes, sampleMaskNearest } from '../../raster/sampl
 import { boundlessNearestPlan, gdalNearestAxis, isBoundless, samePlan, type NearestPlan } from '../../raster/warp/boundless-vrt.ts';
 import { chooseLevel, levelFactors } from '../../raster/warp/overview-choice.ts';
 
-/** What RasterIO needs from a multi-level raster (a TiffDataset satisfies it). */
-export interface LeveledRaster {
-  readonly dtype: DType;
-  readonly levels: ReadonlyArray<{ width: number; height: number; blockWidth: number; blockHeight: number; hasMask: boolean }>;
-  readWindow(
-    level: number,
-    col: number,
-    row: number,
-    width: number,
-    height: number,
-    bands: number[],
-    signal?: AbortSignal,
-  ): Promise<{ bands: TypedArray[]; mask: Uint8Array | null }>;
-}
+/** What RasterIO needs from a multi-level raster (any GridDataset satisfies it). */
+export type LeveledRaster = Pick<GridDataset, 'dtype' | 'levels' | 'readWindow'>;
 
 export interface RasterIoResult {
   bands: TypedArray[];
@@ -145,7 +134,7 @@ async function samplePlan(
       if (rows[j] > r1) r1 = rows[j];
       j++;
     }
-    const part = await raster.readWindow(level, spanX[0], r0, spanWidth, r1 - r0 + 1, bandNumbers, signal);
+    const part = await raster.readWindow(level, { col: spanX[0], row: r0, width: spanWidth, height: r1 - r0 + 1 }, bandNumbers, signal);
     for (let b = 0; b < targets.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
     if (mask && part.mask) sampleRows(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
     BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : [])); // sampled: dead
@@ -222,7 +211,7 @@ async function resampledRead(
     const out = bands.map(() => allocate(raster.dtype, n).fill(options.fill));
     return { bands: out, mask: options.withMask && lv.hasMask ? new Uint8Array(n) : null, inside: new Uint8Array(n), level };
   }
-  const part = await raster.readWindow(level, c0, r0, c1 - c0, r1 - r0, bands, options.signal);
+  const part = await raster.readWindow(level, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, bands, options.signal);
   const srcWin: Window = { col: win.col - c0, row: win.row - r0, width: win.width, height: win.height };
   const validSrc = part.mask;
   const out = part.bands.map((b) =>

@@ -8,11 +8,12 @@ import { boundsOfWindow } from '../part-plan.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { planMasks, resolveMasks } from './band-masks.ts';
-import { bandIndexes, type CogDataset } from './cog-dataset.ts';
+import type { GridDataset } from '../../formats/grid-dataset.ts';
+import { bandIndexes } from './band-indexes.ts';
 import { rasterIO } from './raster-io.ts';
 
 export async function readWindowImage(
-  ds: CogDataset,
+  ds: GridDataset,
   window: Window,
   width: number,
   height: number,
@@ -22,7 +23,7 @@ export async function readWindowImage(
   const indexes = bandIndexes(ds, options.indexes);
   const plan = planMasks(ds, options.nodata);
   const readBands = plan.alphaBand !== null ? [...indexes, plan.alphaBand] : indexes;
-  const res = await rasterIO(ds.tiff, window, width, height, readBands, {
+  const res = await rasterIO(ds, window, width, height, readBands, {
     resampling: options.resampling ?? 'nearest',
     withMask: plan.useDatasetMask,
     fill: plan.nodata ?? 0,
