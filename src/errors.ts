@@ -28,6 +28,8 @@ export const ERROR_KINDS = [
   'InvalidAlgorithmParams',
   'MaxSizeExceeded', // output or decode size over a configured cap
   'NoData', // nothing to return (mosaic with no granule/asset): 204
+  'Overloaded', // the server's memory for requests in flight is taken: retry later (503)
+  'RequestTimeout', // the request ran past RASTILE_REQUEST_TIMEOUT_MS (503)
   'Internal', // a broken invariant of our own code: a bug, never the client's fault
 ] as const;
 
@@ -105,6 +107,8 @@ export const Errors = {
   invalidAlgorithmParams: make('InvalidAlgorithmParams'),
   maxSize: make('MaxSizeExceeded'),
   noData: make('NoData'),
+  overloaded: make('Overloaded'),
+  requestTimeout: make('RequestTimeout'),
   /** A broken invariant of our own code (answered 500 and logged): never for a client's mistake. */
   internal: make('Internal'),
   /** The same error with a prefix on its message and more context (the original is the cause). */

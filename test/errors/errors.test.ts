@@ -29,6 +29,8 @@ const CONSTRUCTED: Record<Exclude<keyof typeof Errors, 'wrap'>, RastileError> = 
   invalidAlgorithmParams: Errors.invalidAlgorithmParams('m'),
   maxSize: Errors.maxSize('m'),
   noData: Errors.noData('m'),
+  overloaded: Errors.overloaded('m'),
+  requestTimeout: Errors.requestTimeout('m'),
   internal: Errors.internal('m'),
 };
 
@@ -43,7 +45,7 @@ describe('error kinds and the status table', () => {
 
   it('only server-side kinds are 5xx; Internal is 500, a client mistake never is', () => {
     const fiveHundreds = ERROR_KINDS.filter((k) => STATUS_BY_KIND[k] >= 500).sort();
-    assert.deepEqual(fiveHundreds, ['Internal', 'NotImplemented', 'UpstreamError', 'UpstreamTimeout']);
+    assert.deepEqual(fiveHundreds, ['Internal', 'NotImplemented', 'Overloaded', 'RequestTimeout', 'UpstreamError', 'UpstreamTimeout']);
     assert.equal(STATUS_BY_KIND.Internal, 500);
     assert.equal(STATUS_BY_KIND.BadRequest, 400);
     assert.equal(STATUS_BY_KIND.InvalidCrs, 400);

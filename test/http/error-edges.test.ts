@@ -71,7 +71,7 @@ describe('error handler: kinds, context and status', () => {
   const logged: unknown[] = [];
   before(async () => {
     app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } });
-    installErrorHandlers(app);
+    installErrorHandlers(app, 1024);
     app.get('/internal', async () => {
       throw Errors.internal('window outside level 0');
     });
