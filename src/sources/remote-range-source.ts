@@ -119,10 +119,11 @@ export class RemoteRangeSource implements Source {
     }
     const what = this.transport.display;
     const detail = code !== undefined ? `HTTP ${status}, ${code}` : `HTTP ${status}`;
-    if (status === 404 || status === 410) return Errors.sourceNotFound(`Dataset not found: ${what} (${detail})`);
-    if (status === 401 || status === 403) return Errors.sourceForbidden(`Access to ${what} is forbidden (${detail})`);
+    const context = { url: this.transport.url };
+    if (status === 404 || status === 410) return Errors.sourceNotFound(`Dataset not found: ${what} (${detail})`, { context });
+    if (status === 401 || status === 403) return Errors.sourceForbidden(`Access to ${what} is forbidden (${detail})`, { context });
     const text = response.statusText !== '' ? ` ${response.statusText}` : '';
-    const err = Errors.upstream(`Upstream server ${safeHost(url)} answered HTTP ${status}${text}${code !== undefined ? ` (${code})` : ''} for ${what}`);
+    const err = Errors.upstream(`Upstream server ${safeHost(url)} answered HTTP ${status}${text}${code !== undefined ? ` (${code})` : ''} for ${what}`, { context });
     return status === 429 || status >= 500 ? markRetryable(err) : err;
   }
 

@@ -55,6 +55,19 @@ describe('a geo failure over HTTP', () => {
     });
   }
 
+  it('a band index beyond the band count names the band next to detail', async () => {
+    const r = await server.getJson<Record<string, unknown>>(`/cog/statistics?url=${q(DEMO)}&bidx=2`);
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body, { detail: 'Band index 2 is out of range: the dataset has 1 band(s)', band: 2 });
+  });
+
+  it('a missing local file shows the url the client sent', async () => {
+    const missing = fixture('errors', 'missing.tif');
+    const r = await server.getJson<Record<string, unknown>>(`/cog/info?url=${q(missing)}`);
+    assert.equal(r.status, 404);
+    assert.deepEqual(r.body, { detail: `File not found: ${missing}`, url: missing });
+  });
+
   for (const path of ['/cog/info', '/cog/bbox/15,50.55,15.001,50.551.png']) {
     it(`${path} of a raster whose geotransform has no inverse (GDAL opens it) → 400 {"detail"}`, async () => {
       const r = await server.get(`${path}?url=${q(DEGENERATE)}`);

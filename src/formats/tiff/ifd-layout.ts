@@ -64,11 +64,11 @@ export async function readIfdLayout(
   const width = num(Tag.ImageWidth);
   const height = num(Tag.ImageLength);
   if (width === null || height === null || width < 1 || height < 1 || width > MAX_DIM || height > MAX_DIM) {
-    throw Errors.invalidFormat(`TIFF image ${image.id} has an invalid size (${width}×${height})`);
+    throw Errors.invalidFormat(`TIFF image ${image.id} has an invalid size (${width}×${height})`, { context: { ifd: image.id } });
   }
   const samplesPerPixel = num(Tag.SamplesPerPixel) ?? 1;
   if (!Number.isInteger(samplesPerPixel) || samplesPerPixel < 1 || samplesPerPixel > 65535) {
-    throw Errors.invalidFormat(`TIFF image ${image.id} has an invalid SamplesPerPixel (${samplesPerPixel})`);
+    throw Errors.invalidFormat(`TIFF image ${image.id} has an invalid SamplesPerPixel (${samplesPerPixel})`, { context: { ifd: image.id } });
   }
   const bitsList = asNumbers(v.get(Tag.BitsPerSample)) ?? [1];
   const bitsPerSample = bitsList[0];
@@ -93,7 +93,7 @@ export async function readIfdLayout(
     blockHeight = Math.min(num(Tag.RowsPerStrip) ?? height, height);
   }
   if (!(blockWidth >= 1 && blockHeight >= 1 && blockWidth <= MAX_DIM && blockHeight <= MAX_DIM)) {
-    throw Errors.invalidFormat(`TIFF image ${image.id} has an invalid block size (${blockWidth}×${blockHeight})`);
+    throw Errors.invalidFormat(`TIFF image ${image.id} has an invalid block size (${blockWidth}×${blockHeight})`, { context: { ifd: image.id } });
   }
   const blocksAcross = Math.ceil(width / blockWidth);
   const blocksDown = Math.ceil(height / blockHeight);
@@ -101,7 +101,7 @@ export async function readIfdLayout(
   const offsetsTag = image.tags.get(tiled ? Tag.TileOffsets : Tag.StripOffsets) as CogTag | undefined;
   const countsTag = image.tags.get(tiled ? Tag.TileByteCounts : Tag.StripByteCounts) as CogTag | undefined;
   if (offsetsTag === undefined || countsTag === undefined) {
-    throw Errors.invalidFormat(`TIFF image ${image.id} has no ${tiled ? 'tile' : 'strip'} offsets`);
+    throw Errors.invalidFormat(`TIFF image ${image.id} has no ${tiled ? 'tile' : 'strip'} offsets`, { context: { ifd: image.id } });
   }
   const photometric = num(Tag.Photometric);
   const extraSamples = asNumbers(v.get(Tag.ExtraSamples)) ?? [];
