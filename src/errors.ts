@@ -26,6 +26,7 @@ export type RastileErrorKind =
   | 'InvalidAlgorithmParams'
   | 'MaxSizeExceeded' // output or decode size over a configured cap
   | 'NoData' // nothing to return (mosaic with no granule/asset): 204
+  | 'SourceChanged' // the dataset's bytes changed while it was being read (re-read once, then this)
   | 'Internal';
 
 export class RastileError extends Error {
@@ -57,4 +58,5 @@ export const Errors = {
   invalidExpression: (msg: string) => new RastileError('InvalidExpression', msg),
   invalidBandIndex: (msg: string) => new RastileError('InvalidBandIndex', msg),
   maxSize: (msg: string) => new RastileError('MaxSizeExceeded', msg),
+  sourceChanged: (msg: string) => new RastileError('SourceChanged', msg),
 } as const;

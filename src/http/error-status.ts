@@ -30,5 +30,6 @@ export const STATUS_BY_KIND: Record<RastileErrorKind, number> = {
   InvalidAlgorithmParams: 400,
   MaxSizeExceeded: 400,
   NoData: 204,
+  SourceChanged: 503,
   Internal: 500,
 };

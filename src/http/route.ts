@@ -4,6 +4,7 @@
  * for the OpenAPI document, so the docs cannot drift from what is served.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { retryIfSourceChanged } from '../sources/version.ts';
 import { parseParams, type JsonSchema, type ParamDefs, type ParsedParams } from './validation/params.ts';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -121,7 +122,11 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
       };
       reply.raw.once('close', onClose);
       try {
-        const result = await spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal: controller.signal });
+        // A dataset that changed while it was read is re-opened by the next attempt: the answer
+        // comes whole from the new version, never mixed (src/sources/version.ts).
+        const result = await retryIfSourceChanged(() =>
+          spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal: controller.signal }),
+        );
         return sendResult(reply, result);
       } finally {
         reply.raw.off('close', onClose);

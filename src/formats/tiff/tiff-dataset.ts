@@ -25,6 +25,7 @@ import { isFormatError, openTiffFile } from './tiff-file.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
+import { sourceCacheKey } from '../../sources/version.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 export type { TiffBandMeta } from './dataset-meta.ts';
@@ -285,7 +286,7 @@ export class TiffDataset {
   /** Decoded block through the shared cache. */
   private block(plane: Plane, index: number, mask: boolean): Promise<DecodedBlock> {
     const url = plane.file.source.url;
-    const key = blockKey(url, plane.layout.index, index) + (mask ? 'm' : '');
+    const key = blockKey(sourceCacheKey(plane.file.source), plane.layout.index, index, mask ? 'm' : '');
     return this.cache.get(key, () =>
       readBlock(plane.file.source, plane.layout, index, {
         maxBlockBytes: this.maxBlockBytes,

@@ -12,6 +12,8 @@ import type { BlockCache } from '../../formats/tiff/block-cache.ts';
 import { TiffDataset } from '../../formats/tiff/tiff-dataset.ts';
 import { SharedWork } from '../../sources/abort.ts';
 import { parseLocation } from '../../sources/location.ts';
+import type { Source } from '../../sources/source.ts';
+import { sourceCacheKey } from '../../sources/version.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import { LruCache } from '../../util/lru-cache.ts';
 import { representableNodata } from '../../raster/dtype.ts';
@@ -21,6 +23,11 @@ export type NodataType = 'Nodata' | 'Alpha' | 'Mask' | 'None';
 
 export interface CogDataset {
   location: string;
+  /**
+   * The version of the bytes this dataset was read from (its file's and sidecars' source
+   * versions, src/sources/version.ts): a different version is a different dataset.
+   */
+  version: string;
   tiff: TiffDataset;
   crs: Crs;
   geoTransform: GeoTransform;
@@ -53,12 +60,42 @@ export interface DatasetContext {
   sidecars: boolean;
 }
 
-export async function openCogDataset(location: string, ctx: DatasetContext, signal?: AbortSignal): Promise<CogDataset> {
-  const source = await ctx.sources.open(location, signal);
+/** The current sources of a dataset: the file and, for local files, its `.ovr`/`.msk`/`.msk.ovr` sidecars. */
+interface DatasetSources {
+  source: Source;
+  sidecars: [Source | null, Source | null, Source | null];
+}
+
+async function currentSources(location: string, ctx: DatasetContext, signal?: AbortSignal): Promise<DatasetSources> {
   const local = ctx.sidecars && parseLocation(location).kind === 'file';
-  const [overviewSource, maskSource, maskOverviewSource] = local
-    ? await Promise.all(['.ovr', '.msk', '.msk.ovr'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
-    : [null, null, null];
+  const [source, ...sidecars] = await Promise.all([
+    ctx.sources.open(location, signal),
+    ...['.ovr', '.msk', '.msk.ovr'].map((suffix) => (local ? ctx.sources.openIfExists(`${location}${suffix}`, signal) : null)),
+  ]);
+  return { source, sidecars: sidecars as DatasetSources['sidecars'] };
+}
+
+/** The sources each opened dataset reads (the DatasetCache drops their blocks when replaced). */
+const SOURCES = new WeakMap<CogDataset, Source[]>();
+
+/** The dataset version: its file's, plus those of the sidecars present (a sidecar appearing is a change too). */
+function datasetVersion({ source, sidecars }: DatasetSources): string {
+  const parts = [source.version ?? ''];
+  sidecars.forEach((s, i) => {
+    if (s !== null) parts.push(`${['ovr', 'msk', 'msk.ovr'][i]}=${s.version ?? ''}`);
+  });
+  return parts.join('|');
+}
+
+export async function openCogDataset(
+  location: string,
+  ctx: DatasetContext,
+  signal?: AbortSignal,
+  opened?: DatasetSources,
+): Promise<CogDataset> {
+  const current = opened ?? (await currentSources(location, ctx, signal));
+  const { source } = current;
+  const [overviewSource, maskSource, maskOverviewSource] = current.sidecars;
   const tiff = await TiffDataset.open(source, {
     blockCache: ctx.blockCache,
     overviewSource: overviewSource ?? undefined,
@@ -75,8 +112,9 @@ export async function openCogDataset(location: string, ctx: DatasetContext, sign
     nodata !== null ? 'Nodata' : tiff.alphaBand !== null ? 'Alpha' : tiff.hasDatasetMask ? 'Mask' : 'None';
   const dataBands: number[] = [];
   for (let b = 1; b <= tiff.count; b++) if (b !== tiff.alphaBand) dataBands.push(b);
-  return {
+  const ds: CogDataset = {
     location,
+    version: datasetVersion(current),
     tiff,
     crs,
     geoTransform: tiff.geoTransform,
@@ -88,6 +126,8 @@ export async function openCogDataset(location: string, ctx: DatasetContext, sign
     bandStatistics: tiff.bands.map((b) => statisticsTags(b.metadata)),
     nativeGrids: new LruCache(NATIVE_GRIDS_PER_DATASET, () => 1),
   };
+  SOURCES.set(ds, [source, ...current.sidecars.filter((s) => s !== null)]);
+  return ds;
 }
 
 function statisticsTags(metadata: Record<string, string>): Readonly<[number, number]> | null {
@@ -108,12 +148,17 @@ export function bandIndexes(ds: CogDataset, requested: number[] | undefined): nu
 }
 
 /**
- * Cache of opened datasets keyed by location; failures are not cached. Concurrent opens of one
- * location share one attempt that no single caller's AbortSignal can cancel: a caller that
- * aborts stops waiting at once, and the open itself is abandoned only when every caller has.
+ * Cache of opened datasets keyed by location; failures are not cached. Each use asks the source
+ * opener for the current sources (for a local file one `stat` each; a remote source stays
+ * current until a response showed another version) and serves the cached dataset only when
+ * they are the version it was read from; otherwise the dataset is read again and the old
+ * version's decoded blocks are dropped. Concurrent opens of one version share one attempt that
+ * no single caller's AbortSignal can cancel: a caller that aborts stops waiting at once, and the
+ * open itself is abandoned only when every caller has.
  */
 export class DatasetCache {
   private readonly datasets: LruCache<string, CogDataset>;
+  /** Keyed by location and version: an open of an old version is never joined by a newer request. */
   private readonly opening = new Map<string, SharedWork<CogDataset>>();
 
   constructor(
@@ -123,23 +168,43 @@ export class DatasetCache {
     this.datasets = new LruCache<string, CogDataset>(maxDatasets, () => 1);
   }
 
-  open(location: string, signal?: AbortSignal): Promise<CogDataset> {
+  async open(location: string, signal?: AbortSignal): Promise<CogDataset> {
+    const current = await currentSources(location, this.ctx, signal);
+    const version = datasetVersion(current);
     const hit = this.datasets.get(location);
-    if (hit !== undefined) return Promise.resolve(hit);
-    let work = this.opening.get(location);
+    if (hit !== undefined) {
+      if (hit.version === version) return hit;
+      this.datasets.delete(location);
+      this.forgetBlocks(hit, current);
+    }
+    const key = `${location}\u0000${version}`;
+    let work = this.opening.get(key);
     if (work === undefined || !work.alive) {
-      const created = new SharedWork((s) => openCogDataset(location, this.ctx, s));
+      const created = new SharedWork((s) => openCogDataset(location, this.ctx, s, current));
       work = created;
-      this.opening.set(location, created);
+      this.opening.set(key, created);
       created.promise
         .then(
-          (ds) => this.datasets.set(location, ds),
+          (ds) => {
+            const cached = this.datasets.get(location);
+            if (cached !== undefined && cached !== ds) this.forgetBlocks(cached, current);
+            this.datasets.set(location, ds);
+          },
           () => {},
         )
         .finally(() => {
-          if (this.opening.get(location) === created) this.opening.delete(location);
+          if (this.opening.get(key) === created) this.opening.delete(key);
         });
     }
     return work.join(signal, 'the dataset');
+  }
+
+  /** Drops the decoded blocks of a replaced dataset's source versions that `current` does not read. */
+  private forgetBlocks(old: CogDataset, current: DatasetSources): void {
+    const keep = new Set([current.source, ...current.sidecars].map((s) => (s === null ? '' : sourceCacheKey(s))));
+    for (const source of SOURCES.get(old) ?? []) {
+      const key = sourceCacheKey(source);
+      if (!keep.has(key)) this.ctx.blockCache.forgetSource(key);
+    }
   }
 }

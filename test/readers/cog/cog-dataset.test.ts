@@ -83,7 +83,8 @@ describe('DatasetCache.open', () => {
     const ds = await p2;
     assert.equal(ds.tiff.width, 600);
     assert.equal(ds.tiff.height, 450);
-    assert.deepEqual(opener.opened, ['/data/a.tif'], 'one shared open');
+    // Every use asks the opener for the current source (its version check); the TIFF is read once.
+    assert.deepEqual(opener.opened, ['/data/a.tif', '/data/a.tif']);
     assert.equal(await cache.open('/data/a.tif'), ds, 'cached once opened');
   });
 
