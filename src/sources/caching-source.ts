@@ -2,7 +2,7 @@ import { Errors } from '../errors.ts';
 import { SharedWorkMap } from './abort.ts';
 import type { ByteCache } from './byte-cache.ts';
 import type { Source, SourceStats } from './source.ts';
-import { sourceCacheKey } from './version.ts';
+import { sourceCacheKey, sourceChanged } from './version.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -35,6 +35,10 @@ export class CachingSource implements Source {
     return this.inner.version;
   }
 
+  get changed(): boolean {
+    return this.inner.changed === true;
+  }
+
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       throw Errors.badRequest(`Invalid byte range offset=${offset} length=${length}`);
@@ -43,6 +47,7 @@ export class CachingSource implements Source {
     const size = this.inner.size;
     if (length === 0 || (size !== undefined && offset >= size)) return EMPTY.slice();
     const end = size !== undefined ? Math.min(offset + length, size) : offset + length;
+    if (this.inner.changed === true) throw sourceChanged(this.url, 'another version was seen');
     const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end);
     if (hit !== undefined) {
       this.stats.cacheHits++;

@@ -93,7 +93,7 @@ export class FileSource implements Source {
             filled += bytesRead;
           }
           // After the read: a write that changed any byte we got had updated size/mtime first.
-          if (fileIdentity(await fh.stat({ bigint: true })) !== this.identity) throw this.markChanged('modified');
+          if (!this.unchanged(await fh.stat({ bigint: true }))) throw this.markChanged('modified');
         },
         async (fh) => {
           const st = await fh.stat({ bigint: true });
@@ -107,6 +107,16 @@ export class FileSource implements Source {
     }
     this.stats.bytesFetched += filled;
     return filled === want ? out : out.slice(0, filled);
+  }
+
+  /**
+   * The handle's file still holds this version. An inode unlinked since (replaced by a rename,
+   * or deleted) has a new ctime from the link count alone while its bytes are the version's.
+   */
+  private unchanged(st: BigIntStats): boolean {
+    const identity = fileIdentity(st);
+    if (identity === this.identity) return true;
+    return st.nlink === 0n && identity.slice(0, identity.lastIndexOf(':')) === this.identity.slice(0, this.identity.lastIndexOf(':'));
   }
 
   private markChanged(how: string): Error {

@@ -93,9 +93,24 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
     const retrying = new RetryingSource(base, { retries: o.retries, baseDelayMs: o.retryBaseDelayMs, timeoutMs: o.requestTimeoutMs, label }, stats);
     const coalescing = new CoalescingSource(retrying, { maxGapBytes: o.coalesceGapBytes, maxMergedBytes: o.coalesceMaxBytes }, stats);
     const source = new CachingSource(coalescing, cache, stats);
+    const state = base.versionState;
+    let probe: Promise<boolean> | undefined;
     return {
       source,
-      current: () => base.versionState.validated && !base.versionState.changed,
+      current: () => {
+        if (!state.validated || state.changed) return false;
+        if (Date.now() - state.confirmedAt <= o.revalidateMs) return true;
+        // Not heard from for a while: one conditional 1-byte read past the byte cache, shared by
+        // the uses waiting for it. A failure means "open again" (which reports it properly).
+        probe ??= retrying
+          .fetch(0, 1)
+          .then(
+            () => !state.changed,
+            () => false,
+          )
+          .finally(() => (probe = undefined));
+        return probe;
+      },
       retire: () => cache.forget(sourceCacheKey(source)),
     };
   }

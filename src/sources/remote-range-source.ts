@@ -69,6 +69,10 @@ export class RemoteRangeSource implements Source {
     return this.versionState.version;
   }
 
+  get changed(): boolean {
+    return this.versionState.changed;
+  }
+
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       throw Errors.badRequest(`Invalid byte range offset=${offset} length=${length}`);

@@ -25,6 +25,8 @@ export class RemoteVersion {
   private etag: string | null = null;
   private lastModified: string | null = null;
   private total: number | undefined;
+  /** When a response last confirmed this version (Date.now()). */
+  confirmedAt = 0;
 
   /** Request headers that make a server refuse other versions (412). */
   conditions(): Readonly<Record<string, string>> | undefined {
@@ -45,6 +47,7 @@ export class RemoteVersion {
       this.total = total;
       this.validated = etag !== null || lastModified !== null;
       this.version = etag !== null ? `etag:${etag}` : lastModified !== null ? `lm:${lastModified}` : uniqueVersion(`size:${total ?? '?'}`);
+      this.confirmedAt = Date.now();
       return null;
     }
     let detail: string | null = null;
@@ -54,6 +57,7 @@ export class RemoteVersion {
     } else if (this.total !== undefined && total !== undefined && total !== this.total) detail = `size ${this.total} → ${total} bytes`;
     if (this.total === undefined) this.total = total;
     if (detail !== null) this.changed = true;
+    else this.confirmedAt = Date.now();
     return detail;
   }
 

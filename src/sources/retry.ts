@@ -52,6 +52,10 @@ export class RetryingSource implements Source {
     return this.inner.version;
   }
 
+  get changed(): boolean {
+    return this.inner.changed === true;
+  }
+
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     const { retries, baseDelayMs, timeoutMs, label } = this.options;
     for (let attempt = 0; ; attempt++) {

@@ -15,6 +15,8 @@ export interface Source {
    * source, until its first response.
    */
   readonly version?: string;
+  /** True once a read met another version: every later read throws SourceChanged (even cached ones). */
+  readonly changed?: boolean;
   /**
    * Read `length` bytes at `offset`. May return fewer bytes only when the read reaches the end of
    * the object; an offset at or beyond the end returns an empty array.

@@ -3,7 +3,8 @@
  * every cache below a dataset (byte cache, decoded blocks) keys on it, so an entry of an old
  * version can never be hit.
  *
- * - Local files: `f:<device>:<inode>:<size>:<mtime ns>`, checked with one `stat` on each use.
+ * - Local files: `f:<device>:<inode>:<size>:<mtime ns>:<ctime ns>`, checked with one `stat` on
+ *   each use. The ctime catches rewrites that restore the old mtime (`cp -p`, `touch -r`).
  * - Remote objects: the ETag (`etag:…`) or else the Last-Modified (`lm:…`) of the first
  *   response, compared on every later response (remote-range-source.ts).
  * - A version that cannot be trusted to change when the bytes change gets a unique suffix
@@ -29,13 +30,16 @@ export function uniqueVersion(base: string): string {
   return `${base}~${++uniqueCounter}`;
 }
 
-/** The version key of a file's stat (device, inode, size, mtime in ns). */
+/** The version key of a file's stat (device, inode, size, mtime and ctime in ns; the ctime last). */
 export function fileIdentity(st: BigIntStats): string {
-  return `f:${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  return `f:${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
 /** Whether a stat observed at `observedAtMs` (taken before the stat call) is past the racy window. */
 export function fileSettled(st: BigIntStats, observedAtMs: number): boolean {
+  // Every write moves the mtime; the ctime only adds rewrites that put an old mtime back, and
+  // is not held to the window (utimes/chmod set it to now), so such a rewrite within one clock
+  // tick of our last look is the one change left unseen.
   return observedAtMs - Number(st.mtimeMs) > RACY_FILE_MS;
 }
 
