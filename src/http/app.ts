@@ -1,6 +1,7 @@
 /** Builds the Fastify application: hooks, error table, routers. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { installAdmission } from './admission.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { registerAppRoutes } from './factories/app-routes.ts';
 import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
@@ -25,13 +26,18 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   const app = Fastify({
     logger: options.logger ? { level: process.env['LOG_LEVEL'] ?? 'info' } : false,
     bodyLimit: config.limits.maxBodyBytes,
+    // Forwarded headers only from configured proxies: links in TileJSON/WMTS documents use
+    // request.host/protocol, and a shared cache must not serve links a client forged.
+    // Fastify accepts a hop count at runtime; its typings omit `number`.
+    trustProxy: config.trustProxy as boolean | string,
     // Query strings: keep repeated keys as arrays (`bidx=1&bidx=2`).
     routerOptions: { maxParamLength: 2048 },
   });
-  const services = options.services ?? createServices(config);
+  const services = options.services ?? createServices(config, { onReadPlan: (plan) => app.log.debug({ plan }, 'read plan') });
   const registry = new RouteRegistry();
 
   installErrorHandlers(app);
+  installAdmission(app, config.limits);
   installResponseHeaders(app, config);
 
   registerAppRoutes(app, registry);

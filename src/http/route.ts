@@ -4,6 +4,7 @@
  * for the OpenAPI document, so the docs cannot drift from what is served.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestDeadline } from './admission.ts';
 import { retryIfSourceChanged } from '../sources/version.ts';
 import { parseParams, type JsonSchema, type ParamDefs, type ParsedParams } from './validation/params.ts';
 
@@ -95,10 +96,9 @@ function compilePath(template: string): {
   return { fastifyPath, extract };
 }
 
+/** Scheme and host of links in documents: X-Forwarded-Proto/Host only when `trustProxy` trusts the peer. */
 function requestBaseUrl(request: FastifyRequest): string {
-  const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() ?? request.protocol;
-  const host = (request.headers['x-forwarded-host'] as string | undefined)?.split(',')[0]?.trim() ?? request.host;
-  return `${proto}://${host}`;
+  return `${request.protocol}://${request.host}`;
 }
 
 export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, spec: RouteSpec<D>): void {
@@ -122,10 +122,12 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
       };
       reply.raw.once('close', onClose);
       try {
+        const deadline = requestDeadline(request); // RASTILE_REQUEST_TIMEOUT_MS
+        const signal = deadline ? AbortSignal.any([controller.signal, deadline]) : controller.signal;
         // A dataset that changed while it was read is re-opened by the next attempt: the answer
         // comes whole from the new version, never mixed (src/sources/version.ts).
         const result = await retryIfSourceChanged(() =>
-          spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal: controller.signal }),
+          spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal }),
         );
         return sendResult(reply, result);
       } finally {

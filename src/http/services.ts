@@ -4,24 +4,32 @@
  */
 import type { Config } from '../config.ts';
 import { createBlockCache, type BlockCache } from '../formats/tiff/block-cache.ts';
-import { CogReader } from '../readers/cog/cog-reader.ts';
+import { openTiffGrid, tiffGridVersions } from '../formats/tiff/tiff-grid.ts';
+import { GridReader } from '../readers/grid/grid-reader.ts';
+import type { ReadPlan } from '../readers/grid/read-plan.ts';
 import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
-import { DatasetCache } from '../readers/cog/cog-dataset.ts';
+import { DatasetCache } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
 
 export interface Services {
   config: Config;
   sources: SourceOpener;
   blockCache: BlockCache;
-  openCog(url: string, signal?: AbortSignal): Promise<CogReader>;
+  /** A GeoTIFF, opened once per location (cached), as a reader over its GridDataset. */
+  openCog(url: string, signal?: AbortSignal): Promise<GridReader>;
   /** NASA CMR granule search (granule-search routers). */
   cmr: CmrClient;
   /** Earthdata Login bearer tokens for https granule reads, when credentials are configured. */
   earthdata?: EarthdataAuth;
 }
 
-export function createServices(config: Config): Services {
+export interface ServiceHooks {
+  /** Sees each dataset read's plan before it runs (the app logs it at debug level). */
+  onReadPlan?: (plan: ReadPlan) => void;
+}
+
+export function createServices(config: Config, hooks: ServiceHooks = {}): Services {
   const earthdata = config.earthdata ? earthdataAuth(config.earthdata) : undefined;
   const sources = createSourceOpener(
     earthdata && !config.sources.authHeaders ? { ...config.sources, authHeaders: (url) => earthdata.authHeaders(url) } : config.sources,
@@ -34,9 +42,11 @@ export function createServices(config: Config): Services {
     pageSize: DEFAULT_CMR_CLIENT_OPTIONS.pageSize,
   });
   const blockCache = createBlockCache(config.cache.decodedBytes);
+  const tiffContext = { sources, blockCache, maxBlockBytes: config.limits.maxBlockBytes, sidecars: true };
   const datasets = new DatasetCache(
-    { sources, blockCache, maxBlockBytes: config.limits.maxBlockBytes, sidecars: true },
+    (location, signal) => openTiffGrid(location, tiffContext, signal),
     config.cache.datasets,
+    tiffGridVersions(tiffContext), // a dataset changed in place is opened again (src/sources/version.ts)
   );
   const limits = { maxReadPixels: config.limits.maxReadPixels };
   return {
@@ -44,7 +54,7 @@ export function createServices(config: Config): Services {
     sources,
     blockCache,
     async openCog(url, signal) {
-      return new CogReader(await datasets.open(url, signal), limits);
+      return new GridReader(await datasets.open(url, signal), limits, hooks.onReadPlan);
     },
     cmr,
     ...(earthdata !== undefined ? { earthdata } : {}),

@@ -7,9 +7,9 @@
  */
 import { Errors, isRastileError } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
-import type { DType, TypedArray } from '../../raster/dtype.ts';
-import { representableNodata } from '../../raster/dtype.ts';
-import type { Rgba } from '../../raster/image-data.ts';
+import type { DType, TypedArray } from '../../dtype.ts';
+import { bytesPerSample, representableNodata } from '../../dtype.ts';
+import type { Rgba } from '../../color.ts';
 import type { Source } from '../../sources/source.ts';
 import type { BlockCache, DecodedBlock } from './block-cache.ts';
 import { blockKey } from './block-cache.ts';
@@ -17,16 +17,18 @@ import { readBlock } from './block-reader.ts';
 import type { DatasetMeta, TiffBandMeta } from './dataset-meta.ts';
 import { DATASET_TAGS, describeDataset } from './dataset-meta.ts';
 import type { IfdLayout } from './ifd-layout.ts';
-import { blocksPerPlane, rowsInBlock } from './ifd-layout.ts';
+import { blocksPerPlane, rowsInBlock, samplesPerBlock } from './ifd-layout.ts';
 import type { LevelSource, Plane } from './levels.ts';
 import { assembleLevels } from './levels.ts';
 import type { TiffFile } from './tiff-file.ts';
 import { isFormatError, openTiffFile } from './tiff-file.ts';
+import { applyPam, readPamSidecar } from './pam.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
 import { sourceCacheKey } from '../../sources/version.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 
 export type { TiffBandMeta } from './dataset-meta.ts';
 
@@ -49,6 +51,8 @@ export interface TiffOpenOptions {
   maskSource?: Source;
   /** `<file>.msk.ovr` (overviews of the .msk, written by `gdaladdo -ro`), when the caller found one. */
   maskOverviewSource?: Source;
+  /** `<file>.aux.xml` (GDAL PAM sidecar), when the caller found one: amends metadata and georeferencing. */
+  pamSource?: Source;
   /** Largest decoded block, in bytes (default 64 MiB); bigger blocks are an InvalidFormat error. */
   maxBlockBytes?: number;
   signal?: AbortSignal;
@@ -86,8 +90,10 @@ export class TiffDataset {
   readonly geoTransform: GeoTransform | null;
   /** Raw GeoKey id → value (not interpreted here). */
   readonly geoKeys: Map<number, number | string | number[]>;
-  /** Parsed GDAL_NODATA (NaN allowed). */
+  /** Parsed GDAL_NODATA, else the PAM sidecar's band-1 NoDataValue (NaN allowed). */
   readonly nodata: number | null;
+  /** The SRS of the PAM sidecar (it overrides the GeoKeys, as in GDAL), or null. */
+  readonly pamSrs: string | null;
   readonly bands: TiffBandMeta[];
   readonly datasetMetadata: Record<string, string>;
   /** 1-based index of the (first) band whose colour interpretation is alpha. */
@@ -119,6 +125,7 @@ export class TiffDataset {
       cache: BlockCache;
       maxBlockBytes: number;
       warnings: string[];
+      srs: string | null;
     },
   ) {
     const base = init.base;
@@ -130,6 +137,7 @@ export class TiffDataset {
     this.geoTransform = init.geoTransform;
     this.geoKeys = init.geoKeys;
     this.nodata = init.nodata;
+    this.pamSrs = init.srs;
     this.bands = init.bands;
     this.datasetMetadata = init.datasetMetadata;
     const alpha = init.bands.findIndex((b) => b.colorInterp === 'alpha');
@@ -169,11 +177,12 @@ export class TiffDataset {
         return null;
       }
     };
-    const [main, ovr, msk, mskOvr] = await Promise.all([
+    const [main, ovr, msk, mskOvr, pam] = await Promise.all([
       openTiffFile(source, maxBlockBytes, DATASET_TAGS, signal),
       openSidecar(options.overviewSource, 'external overviews'),
       openSidecar(options.maskSource, 'external mask'),
       openSidecar(options.maskOverviewSource, 'external mask overviews'),
+      readPamSidecar(options.pamSource, warnings, signal),
     ]);
     const first = main.layouts[0];
     if (first instanceof Error) {
@@ -182,7 +191,8 @@ export class TiffDataset {
     }
     const base = first;
     const levelSources = assembleLevels({ main, base, ovr, msk, mskOvr }, warnings);
-    const meta = describeDataset(main.tiff.images[0], base, main.firstImageTags);
+    const tiffMeta = describeDataset(main.tiff.images[0], base, main.firstImageTags);
+    const meta = pam ? applyPam(tiffMeta, pam) : { ...tiffMeta, srs: null };
     return new TiffDataset({
       source,
       base,
@@ -211,7 +221,7 @@ export class TiffDataset {
     row: number,
     width: number,
     height: number,
-    bands: number[],
+    bands: readonly number[],
     signal?: AbortSignal,
   ): Promise<{ bands: TypedArray[]; mask: Uint8Array | null }> {
     const src = this.levelSources[level];
@@ -232,6 +242,11 @@ export class TiffDataset {
     signal?.throwIfAborted();
     const win: WindowRect = { col, row, width, height };
     const unique = [...new Set(bands)];
+    chargeRequest(
+      (bands.length * bytesPerSample(this.dtype) + (src.mask !== null ? 1 : 0)) * width * height,
+      `Reading a ${width}×${height} window of ${bands.length} band(s) of '${this.source.url}'`,
+    );
+    const decoded = { bytes: 0 }; // blocks this read decodes: held until they are copied
     const arrays = new Map<number, TypedArray>();
     for (const b of unique) arrays.set(b, BUFFER_POOL.array(this.dtype, width * height));
     const tasks: Promise<void>[] = [];
@@ -240,7 +255,7 @@ export class TiffDataset {
     forEachBlock(layout, win, (blockIndex, x0, y0) => {
       if (layout.planar === 1) {
         tasks.push(
-          this.block(src.image, blockIndex, false).then((block) => {
+          this.block(src.image, blockIndex, false, decoded).then((block) => {
             for (const b of unique) copyBlockIntoWindow(block.planes[b - 1], block.width, block.height, x0, y0, win, arrays.get(b)!);
           }),
         );
@@ -248,7 +263,7 @@ export class TiffDataset {
         for (const b of unique) {
           const index = (b - 1) * blocksPerPlane(layout) + blockIndex;
           tasks.push(
-            this.block(src.image, index, false).then((block) => {
+            this.block(src.image, index, false, decoded).then((block) => {
               copyBlockIntoWindow(block.planes[0], block.width, block.height, x0, y0, win, arrays.get(b)!);
             }),
           );
@@ -263,14 +278,18 @@ export class TiffDataset {
       const maskPlane = src.mask;
       forEachBlock(maskPlane.layout, win, (blockIndex, x0, y0) => {
         tasks.push(
-          this.block(maskPlane, blockIndex, true).then((block) => {
+          this.block(maskPlane, blockIndex, true, decoded).then((block) => {
             copyBlockIntoWindow(block.planes[0], block.width, block.height, x0, y0, win, m);
           }),
         );
       });
     }
 
-    await raceAbort(Promise.all(tasks), signal, 'TIFF block');
+    try {
+      await raceAbort(Promise.all(tasks), signal, 'TIFF block');
+    } finally {
+      releaseRequest(decoded.bytes);
+    }
     const seen = new Set<number>();
     const out = bands.map((b) => {
       const arr = arrays.get(b)!;
@@ -284,17 +303,22 @@ export class TiffDataset {
   }
 
   /** Decoded block through the shared cache. */
-  private block(plane: Plane, index: number, mask: boolean): Promise<DecodedBlock> {
+  private block(plane: Plane, index: number, mask: boolean, decoded: { bytes: number }): Promise<DecodedBlock> {
     const url = plane.file.source.url;
     const key = blockKey(sourceCacheKey(plane.file.source), plane.layout.index, index, mask ? 'm' : '');
-    return this.cache.get(key, () =>
-      readBlock(plane.file.source, plane.layout, index, {
+    return this.cache.get(key, () => {
+      // charged to the request that decodes it (a cache hit costs nothing)
+      const l = plane.layout;
+      const bytes = l.blockWidth * l.blockHeight * (mask ? 1 : samplesPerBlock(l) * bytesPerSample(l.dtype));
+      chargeRequest(bytes, `Decoding a ${l.blockWidth}×${l.blockHeight} block of '${url}'`);
+      decoded.bytes += bytes;
+      return readBlock(plane.file.source, plane.layout, index, {
         maxBlockBytes: this.maxBlockBytes,
         fill: this.fill,
         mask,
         what: `TIFF file '${url}'`,
-      }),
-    );
+      });
+    });
   }
 }
 

@@ -11,41 +11,25 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { crsUri, WGS84 } from '../../geo/crs.ts';
-import { assetHref } from '../../readers/granule/granule-item.ts';
-import { GranuleMosaicReader } from '../../readers/granule/granule-mosaic-reader.ts';
-import { SearchBounds } from '../../readers/granule/search-bounds.ts';
+import { assetHref } from '../../granule/granule-item.ts';
+import { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
+import { SearchBounds } from '../../granule/search-bounds.ts';
 import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams, RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import type { Granule } from '../../search/types.ts';
 import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
-import { granuleSearchParams, legacyGranuleSearchAliases } from '../params/granule-search.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
-import type { ImageBackend } from './backend.ts';
+import { granuleRasterBackendParams, type GranuleBackend } from './granule-backend.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
-import { granuleLayer, granuleRasterParams } from './granule-raster-params.ts';
+import { granuleLayer } from './granule-raster-params.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
 
 const TAG = 'Granule mosaics (raster files)';
-
-const granuleRasterBackendParams = {
-  ...granuleSearchParams({ coverageTolerance: RASTER_COVERAGE_TOLERANCE }),
-  ...legacyGranuleSearchAliases,
-  ...granuleRasterParams,
-};
-
-export type GranuleRasterParams = typeof granuleRasterBackendParams;
-
-/**
- * An ImageBackend whose readers are granule mosaics (the granule-specific routes use their extra
- * methods). No whole-dataset preview (the search area may be the world) and its own per-granule
- * point route.
- */
-export type GranuleBackend = ImageBackend<GranuleRasterParams, GranuleMosaicReader>;
 
 function granuleRasterBackend(services: Services, prefix: string): GranuleBackend {
   const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));

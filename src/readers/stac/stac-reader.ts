@@ -14,10 +14,10 @@ import { datasetGeographicBounds, transformBounds } from '../../geo/transform.ts
 import { applyExpression } from '../../raster/apply-expression.ts';
 import type { CompiledExpression } from '../../raster/expression/index.ts';
 import type { ImageData } from '../../raster/image-data.ts';
-import { pointValues, type ImageReader } from '../image-reader.ts';
+import type { ImageReader } from '../image-reader.ts';
 import { readLayer } from '../layer.ts';
 import type { ReadOptions } from '../read-options.ts';
-import type { DatasetReader, PartRequest, PointValues, PreviewRequest, TileRequest } from '../reader.ts';
+import { tilePartRequest, type DatasetReader, type PartRequest, type PreviewRequest, type TileRequest } from '../reader.ts';
 import { concatAssetImages } from './concat.ts';
 import type { StacItem } from './item.ts';
 import { readAssetsConcurrently } from './read-assets.ts';
@@ -89,12 +89,14 @@ export class StacReader implements ImageReader {
 
   tile(tms: TileMatrixSet, x: number, y: number, z: number, req: Omit<TileRequest, 'indexes'>, signal?: AbortSignal): Promise<ImageData> {
     if (!this.tileExists(tms, x, y, z)) return Promise.reject(Errors.tileOutsideBounds(x, y, z));
-    return this.read(signal, (r, indexes, s) => r.tile(tms, x, y, z, { ...req, indexes }, s));
+    // The item decided the tile exists (once, above): each asset reads the tile's part, without
+    // a second densified bounds test per asset.
+    const part = tilePartRequest(tms, x, y, z, req);
+    return this.read(signal, (r, indexes, s) => r.part({ ...part, indexes }, s));
   }
 
-  async point(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<PointValues> {
-    const img = await this.read(signal, (r, indexes, s) => r.point(x, y, coordCrs, { ...options, indexes }, s));
-    return pointValues(img, [x, y]);
+  point(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<ImageData> {
+    return this.read(signal, (r, indexes, s) => r.point(x, y, coordCrs, { ...options, indexes }, s));
   }
 
   private async read(signal: AbortSignal | undefined, read: Read): Promise<ImageData> {
