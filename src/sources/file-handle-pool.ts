@@ -48,6 +48,16 @@ export class FileHandlePool {
     }
   }
 
+  /** Pools an already open handle under `key` (closed instead when one is pooled there already). */
+  adopt(key: string, handle: FileHandle): void {
+    if (this.entries.has(key)) {
+      handle.close().catch(() => {});
+      return;
+    }
+    this.entries.set(key, { handle: Promise.resolve(handle), users: 0, retired: false });
+    this.trim();
+  }
+
   /** Closes the handle pooled under `key` (at once when idle, else after its last user). */
   retire(key: string): void {
     const entry = this.entries.get(key);

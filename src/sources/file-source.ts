@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import { Errors, isRastileError } from '../errors.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
@@ -40,16 +40,27 @@ export class FileSource implements Source {
   static async open(absPath: string, shown: string, roots: LocalRoots, pool: FileHandlePool, stats: SourceStats): Promise<FileSource> {
     const real = await roots.resolve(absPath, shown);
     const observedAt = Date.now();
+    // The version is the stat of an open handle, which is pooled: reads go to that very file
+    // even when the path is replaced a moment later (no window between stat and open).
+    let handle: FileHandle | undefined;
     let info: BigIntStats;
     try {
-      info = await stat(real, { bigint: true });
+      handle = await open(real, 'r');
+      info = await handle.stat({ bigint: true });
     } catch (err) {
+      await handle?.close().catch(() => {});
       throw fileError(err, shown);
     }
-    if (!info.isFile()) throw Errors.sourceNotFound(`Not a file: ${shown}`);
+    if (!info.isFile()) {
+      await handle.close().catch(() => {});
+      throw Errors.sourceNotFound(`Not a file: ${shown}`);
+    }
     const identity = fileIdentity(info);
     const settled = fileSettled(info, observedAt);
-    return new FileSource(absPath, real, Number(info.size), pool, stats, identity, `${info.dev}:${info.ino}`, settled, settled ? identity : uniqueVersion(identity));
+    const inode = `${info.dev}:${info.ino}`;
+    const source = new FileSource(absPath, real, Number(info.size), pool, stats, identity, inode, settled, settled ? identity : uniqueVersion(identity));
+    pool.adopt(source.handleKey, handle);
+    return source;
   }
 
   /**
