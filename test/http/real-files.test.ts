@@ -6,10 +6,21 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { inflateSync } from 'node:zlib';
 import { assertClose } from '../helpers/assert-close.ts';
+import { fetchNpy, npyBand } from '../helpers/npy.ts';
 import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
+interface RotatedTile {
+  z: number;
+  x: number;
+  y: number;
+  offset: number;
+  length: number;
+}
+
 interface Expected {
+  rotated_tiles: { maxzoom: number; tiles: RotatedTile[] };
   files: Record<string, { info: Record<string, unknown>; statistics: Record<string, Record<string, number>>; statistics_shape: number[] }>;
 }
 
@@ -112,6 +123,37 @@ describe('not a TIFF: the format found is named', () => {
       const r = await server.getJson<{ detail: string }>(`/cog/info?url=${url(name)}`);
       assert.equal(r.status, 400);
       assert.match(r.body.detail, new RegExp(`is not a TIFF file: it is ${format}; NetCDF/HDF5/Zarr files are read by an array backend \\(/zarr\\), which this server does not have yet`));
+    });
+  }
+});
+
+describe('rotated geotransform: tiles sized like rio-tiler (envelope of the rotated bounds)', () => {
+  const blob = inflateSync(readFileSync(fixture('realfiles', 'rotated_utm_tiles.bin.z')));
+  it('/cog/info equals rasterio\'s (envelope bounds)', async () => {
+    const r = await server.getJson<Record<string, unknown>>(`/cog/info?url=${url('rotated_utm.tif')}`);
+    assert.equal(r.status, 200);
+    const want = expected.files['rotated_utm.tif'].info;
+    assertClose(r.body.bounds as number[], want.bounds as number[], 1e-9, 'bounds');
+    assert.deepEqual({ ...r.body, bounds: null }, { ...want, bounds: null });
+  });
+  for (const t of expected.rotated_tiles.tiles) {
+    it(`WebMercatorQuad ${t.z}/${t.x}/${t.y} (native zoom ${expected.rotated_tiles.maxzoom}) equals rio-tiler's`, async () => {
+      const npy = await fetchNpy(server, `/cog/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.npy?url=${url('rotated_utm.tif')}`);
+      const data = npyBand(npy, 0);
+      const mask = npyBand(npy, 1);
+      const n = 256 * 256;
+      let equal = 0;
+      let either = 0;
+      for (let i = 0; i < n; i++) {
+        const ok = blob[t.offset + n + i] === 1;
+        const ours = mask[i] !== 0;
+        if (!ok && !ours) continue;
+        either++;
+        if (ok === ours && data[i] === blob[t.offset + i]) equal++;
+      }
+      // nearest sampling may pick a neighbour where a pixel centre falls on a source pixel edge
+      const share = (100 * equal) / either;
+      assert.ok(either > 0 && share >= 99, `${share.toFixed(2)} % of ${either} pixels valid in either tile equal`);
     });
   }
 });
