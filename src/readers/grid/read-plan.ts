@@ -13,7 +13,8 @@ import { sameCrs, type Crs } from '../../geo/crs.ts';
 import { suggestedWarpOutput } from '../../geo/suggested-warp.ts';
 import { transformBounds } from '../../geo/transform.ts';
 import { chooseLevel, warpedOverviews } from '../../raster/warp/overview-choice.ts';
-import { applyBuffer, boundsOfWindow, outputSize, pyRound, roundWindowOutward, vrtGrid, windowFromBounds } from '../part-plan.ts';
+import { pyRound } from '../../util/python.ts';
+import { applyBuffer, boundsOfWindow, outputSize, roundWindowOutward, vrtGrid, windowFromBounds } from '../part-plan.ts';
 import type { PartRequest, PreviewRequest } from '../reader.ts';
 import { readLevel } from './raster-io.ts';
 
