@@ -1,6 +1,7 @@
 /** Builds the Fastify application: hooks, error table, routers. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { installAdmission } from './admission.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { clientErrorHandler, frameworkErrors, installJsonParser, MAX_PARAM_LENGTH } from './request-limits.ts';
 import { registerAppRoutes } from './factories/app-routes.ts';
@@ -35,11 +36,12 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
     clientErrorHandler,
     frameworkErrors,
   });
-  const services = options.services ?? createServices(config);
+  const services = options.services ?? createServices(config, { onReadPlan: (plan) => app.log.debug({ plan }, 'read plan') });
   const registry = new RouteRegistry();
 
   installErrorHandlers(app, config.limits.maxBodyBytes);
   installJsonParser(app);
+  installAdmission(app, config.limits);
   installResponseHeaders(app, config);
 
   registerAppRoutes(app, registry);

@@ -21,12 +21,14 @@ import { approxRowAt } from '../../raster/warp/approx-row.ts';
 import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
+import { bytesPerSample } from '../../dtype.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
 import { bandIndexes } from './band-indexes.ts';
-import { chooseLevel, levelFactors } from '../../raster/warp/overview-choice.ts';
+import { chooseLevel, levelFactors, warpedOverviews } from '../../raster/warp/overview-choice.ts';
 
 export interface WarpGrid {
   crs: Crs;
@@ -54,14 +56,7 @@ export async function readWarpedImage(
   const tiff = ds;
 
   // 1. Implicit overviews of the warped VRT, and the one RasterIO picks for this output size.
-  const vrtLevels = [{ width: grid.width, height: grid.height }];
-  for (let i = 1; i < tiff.levels.length; i++) {
-    const ratio = tiff.levels[0].width / tiff.levels[i].width;
-    const w = Math.floor(grid.width / ratio + 0.5);
-    const h = Math.floor(grid.height / ratio + 0.5);
-    if (w < 1 || h < 1) break;
-    vrtLevels.push({ width: w, height: h });
-  }
+  const vrtLevels = warpedOverviews(tiff.levels, grid.width, grid.height);
   const k = chooseLevel(vrtLevels, grid.width, grid.height, outWidth, outHeight);
   const gw = vrtLevels[k].width;
   const gh = vrtLevels[k].height;
@@ -96,6 +91,7 @@ export async function readWarpedImage(
       ys[i] = inv[3] + gx * inv[4] + gy * inv[5];
     }
   };
+  chargeRequest(tw * th * (17 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length), `A ${tw}×${th} warp of ${readBands.length} band(s)`);
   const sx = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
   const sy = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
   try {
@@ -153,6 +149,7 @@ export async function readWarpedImage(
     warpSample(reproject, region, sx, sy, scaleX, scaleY, { bands: warped, written, dtype });
     // the source window is read by no one else: its buffers serve the next reads
     BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : []));
+    releaseRequest(part.bands.reduce((sum, b) => sum + b.byteLength, part.mask?.byteLength ?? 0));
   }
 
   // 5. Masks (rio-tiler: nodata → value == nodata; else the VRT's alpha = pixels written).
