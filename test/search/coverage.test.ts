@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Bounds } from '../../src/geo/bounds.ts';
 import type { Geometry } from '../../src/geo/geometry.ts';
-import { CoverageTracker, footprintKey, grownBox, isCovered, pointInFootprint, pointInRing, sameFootprint, type CoverageArea } from '../../src/search/coverage.ts';
+import { CoverageTracker, grownBox, isCovered, pointInFootprint, pointInRing, type CoverageArea } from '../../src/search/coverage.ts';
+import { footprintKey, sameFootprint } from '../../src/search/footprint-key.ts';
 import { boxRing } from '../../src/search/footprint.ts';
 import { GRANULE_FIXTURES } from './granule-fixtures.ts';
 
@@ -193,5 +194,13 @@ describe('coverage: GEOS oracle (scripts/fixtures/granules.py → coverage-oracl
   });
   it('agrees with GEOS on boxes over the fixture granules G1..G4', () => {
     oracle.granules.forEach((c, i) => assert.equal(taken(c), c.taken, `case ${i}: area ${JSON.stringify(c.area)}, tolerance ${c.tolerance}`));
+  });
+});
+
+describe('grownBox with a tolerance below float resolution (found by the API fuzzer)', () => {
+  it('grows nothing instead of returning a broken ring', () => {
+    assert.deepEqual(grownBox([-75.5, 46.04, -75.5, 46.04], 2e-323), grownBox([-75.5, 46.04, -75.5, 46.04], 0));
+    const tracker = new CoverageTracker({ kind: 'point', lon: -75.5, lat: 46.04 }, 2e-323);
+    assert.equal(tracker.covered, false);
   });
 });

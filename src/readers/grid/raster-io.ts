@@ -35,6 +35,16 @@ export interface RasterIoResult {
   level: number;
 }
 
+/**
+ * The level `rasterIO` reads a request from (what RasterIoResult.level reports), without reading:
+ * a boundless nearest read picks it through the VRT chain (boundless-vrt.ts), any other read by
+ * GDAL's overview rule on the truncated window size. Read plans report it (read-plan.ts).
+ */
+export function readLevel(levels: GridDataset['levels'], window: Window, outWidth: number, outHeight: number, resampling: ReadResampling): number {
+  if (resampling === 'nearest' && isBoundless(levels[0], window)) return boundlessNearestPlan(levels, window, outWidth, outHeight, true).level;
+  return chooseLevel(levels, Math.trunc(Math.max(1, window.width)), Math.trunc(Math.max(1, window.height)), outWidth, outHeight);
+}
+
 /** Largest number of source samples (per band) held at once while reading one request. */
 const STRIP_SAMPLES = 8 * 1024 * 1024;
 

@@ -28,7 +28,7 @@ import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
 import { bandIndexes } from './band-indexes.ts';
-import { chooseLevel, levelFactors } from '../../raster/warp/overview-choice.ts';
+import { chooseLevel, levelFactors, warpedOverviews } from '../../raster/warp/overview-choice.ts';
 
 export interface WarpGrid {
   crs: Crs;
@@ -56,14 +56,7 @@ export async function readWarpedImage(
   const tiff = ds;
 
   // 1. Implicit overviews of the warped VRT, and the one RasterIO picks for this output size.
-  const vrtLevels = [{ width: grid.width, height: grid.height }];
-  for (let i = 1; i < tiff.levels.length; i++) {
-    const ratio = tiff.levels[0].width / tiff.levels[i].width;
-    const w = Math.floor(grid.width / ratio + 0.5);
-    const h = Math.floor(grid.height / ratio + 0.5);
-    if (w < 1 || h < 1) break;
-    vrtLevels.push({ width: w, height: h });
-  }
+  const vrtLevels = warpedOverviews(tiff.levels, grid.width, grid.height);
   const k = chooseLevel(vrtLevels, grid.width, grid.height, outWidth, outHeight);
   const gw = vrtLevels[k].width;
   const gh = vrtLevels[k].height;
