@@ -31,6 +31,7 @@ const CONSTRUCTED: Record<Exclude<keyof typeof Errors, 'wrap'>, RastileError> = 
   noData: Errors.noData('m'),
   overloaded: Errors.overloaded('m'),
   requestTimeout: Errors.requestTimeout('m'),
+  sourceChanged: Errors.sourceChanged('m'),
   internal: Errors.internal('m'),
 };
 
@@ -45,7 +46,7 @@ describe('error kinds and the status table', () => {
 
   it('only server-side kinds are 5xx; Internal is 500, a client mistake never is', () => {
     const fiveHundreds = ERROR_KINDS.filter((k) => STATUS_BY_KIND[k] >= 500).sort();
-    assert.deepEqual(fiveHundreds, ['Internal', 'NotImplemented', 'Overloaded', 'RequestTimeout', 'UpstreamError', 'UpstreamTimeout']);
+    assert.deepEqual(fiveHundreds, ['Internal', 'NotImplemented', 'Overloaded', 'RequestTimeout', 'SourceChanged', 'UpstreamError', 'UpstreamTimeout']);
     assert.equal(STATUS_BY_KIND.Internal, 500);
     assert.equal(STATUS_BY_KIND.BadRequest, 400);
     assert.equal(STATUS_BY_KIND.InvalidCrs, 400);

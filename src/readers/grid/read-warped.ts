@@ -98,6 +98,7 @@ export async function readWarpedImage(
     return await warpAndAssemble();
   } finally {
     BUFFER_POOL.release(sx.buffer, sy.buffer);
+    releaseRequest(sx.byteLength + sy.byteLength);
   }
 
   async function warpAndAssemble(): Promise<ImageData> {
