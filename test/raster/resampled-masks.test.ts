@@ -72,7 +72,7 @@ describe('masks of resampled reads', () => {
 
   it('resampleKernel refuses nearest (nearest reads use nearestIndexes)', () => {
     const win = { col: 0, row: 0, width: 2, height: 2 };
-    assert.throws(() => resampleKernel(new Uint8Array(4), 2, 2, win, 1, 1, 'nearest', null, 'uint8', 0), RangeError);
+    assert.throws(() => resampleKernel(new Uint8Array(4), 2, 2, win, 1, 1, 'nearest', null, 'uint8', 0), { kind: 'Internal', message: 'resampleKernel: nearest reads sample with nearestIndexes (sample-index.ts)' });
   });
 
   it('window and warped reads of a masked GeoTIFF (rgb_mask_2056.tif) give 0/255 masks', async () => {
