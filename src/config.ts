@@ -5,6 +5,8 @@
 import type { EarthdataAuthOptions } from './sources/earthdata-auth.ts';
 import type { SourceOptions } from './sources/options.ts';
 
+export type TrustProxy = boolean | number | string;
+
 export interface Config {
   host: string;
   port: number;
@@ -26,6 +28,13 @@ export interface Config {
   cacheControl: string;
   /** Access-Control-Allow-Origin value ('' disables CORS headers). */
   corsOrigins: string;
+  /**
+   * Fastify's `trustProxy`: which peers may set X-Forwarded-For/Host/Proto. `false` (default):
+   * links in TileJSON/WMTS/landing documents use the Host header and the socket's protocol;
+   * `true`: any peer; a string: comma-separated addresses/CIDRs of the proxies; a number: hop
+   * count (client IP only: Fastify never takes Host/Proto from forwarded headers on a hop count).
+   */
+  trustProxy: TrustProxy;
   cache: {
     /** Decoded raster blocks. */
     decodedBytes: number;

@@ -1,7 +1,7 @@
 /** Builds the Config from environment variables, overridden by CLI flags. Defaults live here only. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../config.ts';
+import type { Config, TrustProxy } from '../config.ts';
 import { earthdataAuthOptionsFromEnv } from '../sources/earthdata-auth.ts';
 import { sourceOptionsFromEnv } from '../sources/options.ts';
 
@@ -15,6 +15,7 @@ export interface CliFlags {
   localRoots?: string;
   allowPrivateHosts?: boolean;
   cmrUrl?: string;
+  trustProxy?: string;
 }
 
 function int(v: string | undefined, fallback: number, name: string): number {
@@ -22,6 +23,23 @@ function int(v: string | undefined, fallback: number, name: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${v}'`);
   return n;
+}
+
+/**
+ * `RASTILE_TRUST_PROXY` / `--trust-proxy`, read like Fastify's `trustProxy`: `true`/`false`, a hop
+ * count, or comma-separated addresses/CIDRs of the trusted proxies. Unset or empty: `false`.
+ */
+export function parseTrustProxy(v: string | undefined): TrustProxy {
+  const s = v?.trim() ?? '';
+  if (s === '' || s.toLowerCase() === 'false') return false;
+  if (s.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(s)) return Number(s);
+  const entries = s.split(',').map((e) => e.trim());
+  // Addresses, CIDRs or proxy-addr's names (loopback, linklocal, uniquelocal); anything else is a
+  // typo that Fastify would only report as a TypeError at startup.
+  const bad = entries.find((e) => !/^(loopback|linklocal|uniquelocal|[0-9A-Fa-f.:]+(\/\d+)?)$/.test(e));
+  if (bad !== undefined) throw new Error(`RASTILE_TRUST_PROXY: '${bad}' is not true, false, a hop count or an address/CIDR`);
+  return entries.join(',');
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd = process.cwd()): Config {
@@ -49,6 +67,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     ...(earthdata !== undefined ? { earthdata } : {}),
     cacheControl: env['RASTILE_CACHE_CONTROL'] ?? 'public, max-age=3600',
     corsOrigins: env['RASTILE_CORS_ORIGINS'] ?? '*',
+    trustProxy: parseTrustProxy(flags.trustProxy ?? env['RASTILE_TRUST_PROXY']),
     cache: {
       decodedBytes: int(env['RASTILE_BLOCK_CACHE_MB'], 40, 'RASTILE_BLOCK_CACHE_MB') * MiB,
       datasets: int(env['RASTILE_DATASET_CACHE'], 256, 'RASTILE_DATASET_CACHE'),

@@ -3,17 +3,16 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../http/app.ts';
 import { createServices } from '../http/services.ts';
-import { cogInfo } from '../readers/cog/info.ts';
 import { isRastileError } from '../errors.ts';
 import { configFromEnv, DEMO_DIR, type CliFlags } from './config-from-env.ts';
 
 export const DEMO_FILE = path.join(DEMO_DIR, 'rastile-demo.tif');
 
 const USAGE = `Usage:
-  rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL]
+  rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL] [--trust-proxy V]
   rastile info <path-or-url>
 
-Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL (see README).`;
+Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL, RASTILE_TRUST_PROXY (see README).`;
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -25,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
       'local-roots': { type: 'string' },
       'allow-private-hosts': { type: 'boolean' },
       'cmr-url': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -39,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
     localRoots: values['local-roots'],
     allowPrivateHosts: values['allow-private-hosts'],
     cmrUrl: values['cmr-url'],
+    trustProxy: values['trust-proxy'],
   };
   const config = configFromEnv(process.env, flags);
   if (command === 'serve') return serve(config);
@@ -50,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     try {
       const reader = await createServices(config).openCog(target);
-      console.log(JSON.stringify(cogInfo(reader.ds), null, 2));
+      console.log(JSON.stringify(reader.info(), null, 2));
       return 0;
     } catch (err) {
       console.error(`rastile info: ${isRastileError(err) ? err.message : String(err)}`);

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Errors } from '../errors.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { crsFromDefinition, crsFromEpsg, identifyProj4 } from './crs-registry.ts';
 import { geoKeysWkt, type GeoKeyValue } from './geokeys-wkt.ts';
 import { formatProj4, GEODETIC_KEYS, parseProj4 } from './proj4-string.ts';

@@ -3,7 +3,7 @@
  * GDAL's `SetFromUserInput` accepts, after stripping CURIE brackets).
  */
 import { Errors } from '../errors.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { CRS84, crsFromDefinition, crsFromEpsg, crsFromEsri } from './crs-registry.ts';
 import { parseWkt, wktAuthority, WKT_ROOT_KEYWORDS } from './wkt-tree.ts';
 

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { Errors } from '../errors.ts';
 import { LruCache } from '../util/lru-cache.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { ESRI_CRS } from './crs-esri-data.ts';
 import { EPSG_OVERRIDES } from './crs-overrides.ts';
 import { makeProj, projHandle } from './proj4-lib.ts';

@@ -2,7 +2,7 @@
  * How a CRS is named to API clients: OGC CRS URIs (`Content-Crs`, TileSet `crs`, /info `crs`)
  * and the WKT fallback of /info for CRSs without an authority.
  */
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 
 /**
  * `http://www.opengis.net/def/crs/{AUTH}/0/{code}` for EPSG, ESRI and OGC (CRS84) CRSs; null for

@@ -5,7 +5,7 @@
  * (-180, -90, 180, 90) when that fails or gives non-finite numbers.
  */
 import type { Bounds } from './bounds.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { sameCrs } from './crs-registry.ts';
 import { transformBounds } from './transform-bounds.ts';
 

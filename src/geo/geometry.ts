@@ -5,7 +5,7 @@
 import type { GeoTransform } from './affine.ts';
 import { invertGeoTransform } from './affine.ts';
 import type { Bounds } from './bounds.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { getTransformer, type Transformer } from './transform.ts';
 
 export type Position = number[];

@@ -8,7 +8,7 @@
  */
 import { Errors } from '../errors.ts';
 import { invertGeoTransform, type GeoTransform } from './affine.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { getTransformer } from './transformer.ts';
 
 export interface SuggestedWarp {

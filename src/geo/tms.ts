@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Errors } from '../errors.ts';
 import type { GeoTransform } from './affine.ts';
 import type { Bounds } from './bounds.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { geographicCrsOf, sameCrs } from './crs-registry.ts';
 import { parseCrs } from './crs-parse.ts';
 import { suggestedWarpOutput } from './suggested-warp.ts';

@@ -6,7 +6,7 @@
  * ±180 longitude and ±90 latitude).
  */
 import type { Bounds } from './bounds.ts';
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { getTransformer, transformPoint } from './transformer.ts';
 
 const NAN_BOUNDS = (): Bounds => [NaN, NaN, NaN, NaN];

@@ -2,7 +2,7 @@
  * Point transformers between two CRSs (proj4js underneath), cached per pair. Coordinates are always
  * x = east/longitude, y = north/latitude. Points that fail become NaN, as GDAL marks them failed.
  */
-import type { Crs } from './crs.ts';
+import type { Crs } from './crs-type.ts';
 import { sameCrs } from './crs-registry.ts';
 import { makeProj, projHandle, transformOne } from './proj4-lib.ts';
 import { geodeticProj4, longlatProj4 } from './proj4-string.ts';

@@ -25,6 +25,10 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   const app = Fastify({
     logger: options.logger ? { level: process.env['LOG_LEVEL'] ?? 'info' } : false,
     bodyLimit: config.limits.maxBodyBytes,
+    // Forwarded headers only from configured proxies: links in TileJSON/WMTS documents use
+    // request.host/protocol, and a shared cache must not serve links a client forged.
+    // Fastify accepts a hop count at runtime; its typings omit `number`.
+    trustProxy: config.trustProxy as boolean | string,
     // Query strings: keep repeated keys as arrays (`bidx=1&bidx=2`).
     routerOptions: { maxParamLength: 2048 },
   });

@@ -94,10 +94,9 @@ function compilePath(template: string): {
   return { fastifyPath, extract };
 }
 
+/** Scheme and host of links in documents: X-Forwarded-Proto/Host only when `trustProxy` trusts the peer. */
 function requestBaseUrl(request: FastifyRequest): string {
-  const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() ?? request.protocol;
-  const host = (request.headers['x-forwarded-host'] as string | undefined)?.split(',')[0]?.trim() ?? request.host;
-  return `${proto}://${host}`;
+  return `${request.protocol}://${request.host}`;
 }
 
 export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, spec: RouteSpec<D>): void {

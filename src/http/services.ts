@@ -4,17 +4,19 @@
  */
 import type { Config } from '../config.ts';
 import { createBlockCache, type BlockCache } from '../formats/tiff/block-cache.ts';
-import { CogReader } from '../readers/cog/cog-reader.ts';
+import { openTiffGrid } from '../formats/tiff/tiff-grid.ts';
+import { GridReader } from '../readers/grid/grid-reader.ts';
 import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
-import { DatasetCache } from '../readers/cog/cog-dataset.ts';
+import { DatasetCache } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
 
 export interface Services {
   config: Config;
   sources: SourceOpener;
   blockCache: BlockCache;
-  openCog(url: string, signal?: AbortSignal): Promise<CogReader>;
+  /** A GeoTIFF, opened once per location (cached), as a reader over its GridDataset. */
+  openCog(url: string, signal?: AbortSignal): Promise<GridReader>;
   /** NASA CMR granule search (granule-search routers). */
   cmr: CmrClient;
   /** Earthdata Login bearer tokens for https granule reads, when credentials are configured. */
@@ -34,17 +36,15 @@ export function createServices(config: Config): Services {
     pageSize: DEFAULT_CMR_CLIENT_OPTIONS.pageSize,
   });
   const blockCache = createBlockCache(config.cache.decodedBytes);
-  const datasets = new DatasetCache(
-    { sources, blockCache, maxBlockBytes: config.limits.maxBlockBytes, sidecars: true },
-    config.cache.datasets,
-  );
+  const tiffContext = { sources, blockCache, maxBlockBytes: config.limits.maxBlockBytes, sidecars: true };
+  const datasets = new DatasetCache((location, signal) => openTiffGrid(location, tiffContext, signal), config.cache.datasets);
   const limits = { maxReadPixels: config.limits.maxReadPixels };
   return {
     config,
     sources,
     blockCache,
     async openCog(url, signal) {
-      return new CogReader(await datasets.open(url, signal), limits);
+      return new GridReader(await datasets.open(url, signal), limits);
     },
     cmr,
     ...(earthdata !== undefined ? { earthdata } : {}),

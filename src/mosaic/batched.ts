@@ -6,7 +6,7 @@
  * returns the item iterator, so a paged search stops asking for pages.
  */
 import { isRastileError, RastileError, type RastileErrorKind } from '../errors.ts';
-import { LinkedAbortController } from '../readers/linked-controller.ts';
+import { LinkedAbortController } from '../sources/linked-controller.ts';
 
 /** Error kinds meaning "this item has no data here": the item is skipped, not the mosaic failed. */
 export const NO_DATA_SKIP_KINDS: readonly RastileErrorKind[] = ['TileOutsideBounds', 'PointOutsideBounds'];

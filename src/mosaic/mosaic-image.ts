@@ -1,6 +1,6 @@
 /** Shared helpers of the pixel-selection methods: input checks and the result's metadata. */
 import { Errors } from '../errors.ts';
-import type { DType } from '../raster/dtype.ts';
+import type { DType } from '../dtype.ts';
 import type { ImageData } from '../raster/image-data.ts';
 
 /** Fails clearly when an item does not have the mosaic's band count (numpy would not broadcast). */

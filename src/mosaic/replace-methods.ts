@@ -11,10 +11,10 @@
  * A taken sample brings its own mask. Items of a wider dtype promote the mosaic (numpy result
  * type). The mosaic owns its arrays: inputs are never written to.
  */
-import type { DType, TypedArray } from '../raster/dtype.ts';
+import type { DType, TypedArray } from '../dtype.ts';
 import type { ImageData } from '../raster/image-data.ts';
-import { castArray } from '../readers/stac/cast-array.ts';
-import { promoteDtypes } from '../readers/stac/dtype-promote.ts';
+import { castArray } from '../raster/cast-array.ts';
+import { promoteDtypes } from '../raster/dtype-promote.ts';
 import { Errors } from '../errors.ts';
 import { assertSameBands, mosaicImage } from './mosaic-image.ts';
 import type { PixelSelection } from './pixel-selection.ts';

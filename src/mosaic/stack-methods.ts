@@ -4,7 +4,7 @@
  * by reference (never written to) and reduced once in `result()`, band by band, pixel by pixel,
  * with one scratch buffer for the samples of a pixel.
  */
-import { allocate, isFloat, type DType, type TypedArray } from '../raster/dtype.ts';
+import { allocate, isFloat, type DType, type TypedArray } from '../dtype.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import { assertSameBands, mosaicImage } from './mosaic-image.ts';
 import type { PixelSelection } from './pixel-selection.ts';

@@ -1,7 +1,7 @@
 /** Band math on an ImageData: outputs named b1..bN, described by the expression text (rio-tiler). */
 import type { CompiledExpression } from './expression/index.ts';
 import { describeExpression } from './expression/index.ts';
-import type { TypedArray } from './dtype.ts';
+import type { TypedArray } from '../dtype.ts';
 import type { ImageData } from './image-data.ts';
 
 /**

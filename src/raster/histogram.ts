@@ -6,7 +6,7 @@
  * bin-index rounding (float32 edges for float32 data, last bin closed, one-step index correction).
  */
 import { Errors } from '../errors.ts';
-import type { DType } from './dtype.ts';
+import type { DType } from '../dtype.ts';
 
 export interface Histogram {
   /** Number of values in each bin (integers). */

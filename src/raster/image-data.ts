@@ -1,10 +1,10 @@
+import type { Rgba } from '../color.ts';
 import type { Bounds } from '../geo/bounds.ts';
 import type { Crs } from '../geo/crs.ts';
-import type { DType, TypedArray } from './dtype.ts';
+import type { DType, TypedArray } from '../dtype.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
 
-/** One RGBA colour, 0..255 each. */
-export type Rgba = [number, number, number, number];
+export type { Rgba };
 
 /**
  * The one image model (rio-tiler's ImageData): every reader returns it, every renderer takes it.
@@ -21,7 +21,11 @@ export interface ImageData {
    * Entries may be the same array object when the mask is per-dataset.
    */
   masks: Uint8Array[];
-  /** Alpha values of a source alpha band (kept as the output alpha: partial transparency survives). */
+  /**
+   * Output alpha 0..255, for producers that know a real transparency (the colormap legend's
+   * colormap alpha); the renderer uses it where the masks say valid. Dataset readers do not set
+   * it: a source alpha band is folded into `masks` (alpha 0 → masked), as rio-tiler does.
+   */
   alpha?: Uint8Array;
   /** Bounds of the image in `crs` (outer pixel edges). */
   bounds: Bounds;

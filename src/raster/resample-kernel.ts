@@ -9,7 +9,7 @@
  * the edges of kernels.
  */
 import type { Window } from '../geo/bounds.ts';
-import { allocate, dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from './dtype.ts';
+import { allocate, dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from '../dtype.ts';
 import { kernelRadius, kernelWeight, type InterpolationKernel } from './kernels.ts';
 import type { ReadResampling } from './resampling.ts';
 

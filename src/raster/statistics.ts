@@ -12,7 +12,7 @@
  * equal to the reference when the coverage is float64, e.g. GET's all-ones coverage).
  */
 import { histogramOfDistinct, type HistogramBins } from './histogram.ts';
-import { allocate, dtypeOf, isFloat, type DType, type TypedArray } from './dtype.ts';
+import { allocate, dtypeOf, isFloat, type DType, type TypedArray } from '../dtype.ts';
 
 export interface BandStatistics {
   min: number;

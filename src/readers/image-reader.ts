@@ -22,7 +22,8 @@ export interface ImageReader {
   part(request: WithoutIndexes<PartRequest>, signal?: AbortSignal): Promise<ImageData>;
   preview(request: WithoutIndexes<PreviewRequest>, signal?: AbortSignal): Promise<ImageData>;
   tile(tms: TileMatrixSet, x: number, y: number, z: number, request: WithoutIndexes<TileRequest>, signal?: AbortSignal): Promise<ImageData>;
-  point(x: number, y: number, coordCrs: Crs, options: WithoutIndexes<ReadOptions>, signal?: AbortSignal): Promise<PointValues>;
+  /** The 1×1 image at the point, as DatasetReader.point (one type on both interfaces; `pointValues` makes the /point JSON). */
+  point(x: number, y: number, coordCrs: Crs, options: WithoutIndexes<ReadOptions>, signal?: AbortSignal): Promise<ImageData>;
   /**
    * Optional: read the bounds of a shape knowing the shape itself (a mosaic can stop reading once
    * the inside of the geometry is filled) and say which inputs were used. Without it, callers use
@@ -31,6 +32,7 @@ export interface ImageReader {
   feature?(request: WithoutIndexes<PartRequest>, shape: { geometry: Geometry; crs: Crs }, signal?: AbortSignal): Promise<{ image: ImageData; used?: string[] }>;
 }
 
+/** The /point values of a 1×1 image: null where masked. */
 export function pointValues(img: ImageData, coordinates: [number, number]): PointValues {
   return {
     coordinates,
@@ -51,7 +53,6 @@ export function bindLayer(reader: DatasetReader, layer: Layer): ImageReader {
     part: (req, signal) => readLayer(layer, (indexes) => reader.part({ ...req, indexes }, signal)),
     preview: (req, signal) => readLayer(layer, (indexes) => reader.preview({ ...req, indexes }, signal)),
     tile: (tms, x, y, z, req, signal) => readLayer(layer, (indexes) => reader.tile(tms, x, y, z, { ...req, indexes }, signal)),
-    point: async (x, y, crs, opts, signal) =>
-      pointValues(await readLayer(layer, (indexes) => reader.point(x, y, crs, { ...opts, indexes }, signal)), [x, y]),
+    point: (x, y, crs, opts, signal) => readLayer(layer, (indexes) => reader.point(x, y, crs, { ...opts, indexes }, signal)),
   };
 }

@@ -6,6 +6,7 @@ import type { Bounds } from '../geo/bounds.ts';
 import type { Crs } from '../geo/crs.ts';
 import type { TileMatrixSet } from '../geo/tms.ts';
 import type { ImageData } from '../raster/image-data.ts';
+import type { Info } from './info.ts';
 import type { ReadOptions } from './read-options.ts';
 
 export interface PartRequest extends ReadOptions {
@@ -46,6 +47,8 @@ export interface PointValues {
 
 export interface DatasetReader {
   readonly crs: Crs;
+  /** The dataset's /info record (rio-tiler `info()`). */
+  info(): Info;
   /** Native bounds in `crs`. */
   readonly bounds: Bounds;
   /** Bounds in another CRS (21-point densified), (-180,-90,180,90) when the transform fails. */
@@ -55,6 +58,6 @@ export interface DatasetReader {
   part(request: PartRequest, signal?: AbortSignal): Promise<ImageData>;
   preview(request: PreviewRequest, signal?: AbortSignal): Promise<ImageData>;
   tile(tms: TileMatrixSet, x: number, y: number, z: number, request: TileRequest, signal?: AbortSignal): Promise<ImageData>;
-  /** The 1×1 image of the pixel containing the point (rio-tiler `point`); outside → PointOutsideBounds. */
+  /** The 1×1 image of the pixel containing the point (rio-tiler `point`); outside → PointOutsideBounds. `pointValues` turns it into /point JSON. */
   point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<ImageData>;
 }

@@ -1,6 +1,6 @@
 /**
  * The granule-search data model shared by the CMR client (src/search) and the mosaic readers
- * (src/mosaic, src/readers/granule). Plain data only.
+ * (src/mosaic, src/granule). Plain data only.
  */
 import type { Bounds } from '../geo/bounds.ts';
 import type { Geometry } from '../geo/geometry.ts';

@@ -95,6 +95,8 @@ function parseFileUrl(text: string): ParsedLocation {
   } catch {
     throw Errors.badRequest(`Invalid file URL ${JSON.stringify(text)}`);
   }
+  // `%00` decodes to a NUL, which no file name holds: the same 400 as a NUL in a plain path.
+  if (p.includes('\0')) throw Errors.badRequest('Dataset location contains a NUL character');
   return { kind: 'file', path: path.resolve(p) };
 }
 

@@ -11,7 +11,7 @@
  * Buffers come in power-of-two size classes (from 64 KiB), so a buffer given back serves any
  * later request of its class. Only buffers this pool handed out are taken back, each once.
  */
-import { allocate, bytesPerSample, dtypeCtor, type DType, type TypedArray } from '../raster/dtype.ts';
+import { allocate, bytesPerSample, dtypeCtor, type DType, type TypedArray } from '../dtype.ts';
 
 const MIN_CLASS = 64 * 1024;
 

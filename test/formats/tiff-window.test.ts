@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createBlockCache } from '../../src/formats/tiff/block-cache.ts';
-import type { TypedArray } from '../../src/raster/dtype.ts';
+import type { TypedArray } from '../../src/dtype.ts';
 import { allBands, openFixture } from './tiff-fixtures.ts';
 
 function crop(full: TypedArray, fullWidth: number, col: number, row: number, width: number, height: number): number[] {

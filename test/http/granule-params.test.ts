@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RastileError } from '../../src/errors.ts';
 import { granuleLayer } from '../../src/http/factories/granule-raster-params.ts';
-import { translateLegacyExpression } from '../../src/readers/granule/legacy-expression.ts';
-import { SearchBounds } from '../../src/readers/granule/search-bounds.ts';
+import { translateLegacyExpression } from '../../src/granule/legacy-expression.ts';
+import { SearchBounds } from '../../src/granule/search-bounds.ts';
 import type { Granule, GranuleQuery } from '../../src/search/types.ts';
 
 describe('0.x expression translation', () => {

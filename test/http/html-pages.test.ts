@@ -1,5 +1,5 @@
 /**
- * The HTML list pages build links from the client's Host / X-Forwarded-Host: those must be
+ * The HTML list pages build links from the client's Host / X-Forwarded-Host (trusted proxy): those must be
  * escaped (a forged header must not inject markup into a cacheable page). Also the route-level
  * cache opt-out of /healthz and the JSON 404 of unknown static files.
  */
@@ -9,7 +9,10 @@ import { startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  // A trusted proxy forwarding a hostile Host: the links must still be escaped.
+  server = await startTestServer((c) => {
+    c.trustProxy = true;
+  });
 });
 after(async () => {
   await server.close();

@@ -89,7 +89,7 @@ describe('required()', () => {
     const p = parse(assetsParams, { assets: ['a', 'b|bidx=1'] });
     const assets: Array<{ name: string }> = p.assets; // compile-time: no `| undefined`
     assert.deepEqual(assets.map((a) => a.name), ['a', 'b']);
-    assert.deepEqual(openApiParameters(assetsParams)[0]!['schema'], { type: 'array', items: { type: 'string' } });
+    assert.deepEqual(openApiParameters(assetsParams)[0]!['schema'], { type: 'array', items: { type: 'string' }, maxItems: 100 });
     assert.equal(openApiParameters(assetsParams)[0]!['required'], true);
   });
 });

@@ -11,8 +11,8 @@ import { batches, NO_DATA_SKIP_KINDS, noItemsError } from '../../src/mosaic/batc
 import { mosaicRead } from '../../src/mosaic/mosaic-read.ts';
 import { createPixelSelection } from '../../src/mosaic/pixel-selection.ts';
 import { readEach } from '../../src/mosaic/read-each.ts';
-import { GranuleMosaicReader } from '../../src/readers/granule/granule-mosaic-reader.ts';
-import { LinkedAbortController } from '../../src/readers/linked-controller.ts';
+import { GranuleMosaicReader } from '../../src/granule/granule-mosaic-reader.ts';
+import { LinkedAbortController } from '../../src/sources/linked-controller.ts';
 import { readAssetsConcurrently } from '../../src/readers/stac/read-assets.ts';
 import type { Granule } from '../../src/search/types.ts';
 

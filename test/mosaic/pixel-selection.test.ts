@@ -10,7 +10,7 @@ import { WGS84 } from '../../src/geo/crs.ts';
 import { createPixelSelection, PIXEL_SELECTION_METHODS, type PixelSelectionName } from '../../src/mosaic/pixel-selection.ts';
 import { mosaicRead } from '../../src/mosaic/mosaic-read.ts';
 import { readEach } from '../../src/mosaic/read-each.ts';
-import { allocate, type DType } from '../../src/raster/dtype.ts';
+import { allocate, type DType } from '../../src/dtype.ts';
 import type { ImageData } from '../../src/raster/image-data.ts';
 
 /** A 2×2 image: `bands[b]` values, `masks[b]` 1 = valid. */

@@ -1,7 +1,7 @@
 /** dtype helpers and numpy's casts. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { representableNodata, roundToRange } from '../../src/raster/dtype.ts';
+import { representableNodata, roundToRange } from '../../src/dtype.ts';
 import { castInt32, castUint8 } from '../../src/raster/numpy-cast.ts';
 
 test('representableNodata: GDAL drops a nodata an integer band cannot hold', () => {

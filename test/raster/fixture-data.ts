@@ -1,7 +1,7 @@
 /** Loads the committed oracle fixtures written by scripts/fixtures/stats_oracle.py. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dtypeCtor, type DType, type TypedArray } from '../../src/raster/dtype.ts';
+import { dtypeCtor, type DType, type TypedArray } from '../../src/dtype.ts';
 
 const DIR = fileURLToPath(new URL('../fixtures/stats/', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { histogram, histogramOfDistinct } from '../../src/raster/histogram.ts';
-import { dtypeOf } from '../../src/raster/dtype.ts';
+import { dtypeOf } from '../../src/dtype.ts';
 import { isRastileError } from '../../src/errors.ts';
 import { loadArray, loadJson, num, type ArrayRef } from './fixture-data.ts';
 

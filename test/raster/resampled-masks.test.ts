@@ -10,9 +10,9 @@ import { WGS84 } from '../../src/geo/crs.ts';
 import { READ_RESAMPLING } from '../../src/raster/resampling.ts';
 import { resampleKernel } from '../../src/raster/resample-kernel.ts';
 import { nearestIndexes, sampleMaskNearest } from '../../src/raster/sample-index.ts';
-import { openCogDataset } from '../../src/readers/cog/cog-dataset.ts';
-import { CogReader } from '../../src/readers/cog/cog-reader.ts';
-import { rasterIO, type LeveledRaster } from '../../src/readers/cog/raster-io.ts';
+import { openTiffGrid } from '../../src/formats/tiff/tiff-grid.ts';
+import { GridReader } from '../../src/readers/grid/grid-reader.ts';
+import { rasterIO, type LeveledRaster } from '../../src/readers/grid/raster-io.ts';
 import type { SourceOpener } from '../../src/sources/open-source.ts';
 import { fixture } from '../helpers/test-server.ts';
 
@@ -35,7 +35,7 @@ function fakeRaster(): LeveledRaster {
   return {
     dtype: 'uint8',
     levels: [{ width: w, height: h, blockWidth: w, blockHeight: h, hasMask: true }],
-    async readWindow(_level, col, row, width, height) {
+    async readWindow(_level, { col, row, width, height }) {
       const band = new Uint8Array(width * height);
       const m = new Uint8Array(width * height);
       for (let r = 0; r < height; r++) {
@@ -85,9 +85,9 @@ describe('masks of resampled reads', () => {
         return null;
       },
     };
-    const ds = await openCogDataset('/data/rgb_mask_2056.tif', { sources, blockCache: createBlockCache(8 << 20), maxBlockBytes: 64 << 20, sidecars: false });
-    assert.ok(ds.tiff.hasDatasetMask, 'the fixture has a mask band');
-    const reader = new CogReader(ds, { maxReadPixels: 1e8 });
+    const ds = await openTiffGrid('/data/rgb_mask_2056.tif', { sources, blockCache: createBlockCache(8 << 20), maxBlockBytes: 64 << 20, sidecars: false });
+    assert.ok(ds.levels[0].hasMask, 'the fixture has a mask band');
+    const reader = new GridReader(ds, { maxReadPixels: 1e8 });
     for (const resampling of ['bilinear', 'average', 'cubic'] as const) {
       const window = await reader.preview({ maxSize: 77, resampling });
       const warped = await reader.preview({ maxSize: 77, resampling, reproject: 'bilinear', dstCrs: WGS84 });

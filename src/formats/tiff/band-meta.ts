@@ -3,7 +3,7 @@
  * ExtraSamples and ColorMap the way GDAL's GTiff driver does (GTiffRasterBand constructor,
  * GTiffBitmapBand, TIFFColorMapTagToColorTable).
  */
-import type { Rgba } from '../../raster/image-data.ts';
+import type { Rgba } from '../../color.ts';
 
 export const Photometric = {
   MinIsWhite: 0,

@@ -1,4 +1,4 @@
-import type { TypedArray } from '../../raster/dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { SharedPromiseCache } from '../../util/lru-cache.ts';
 import { TinyLfuCache } from '../../util/tiny-lfu-cache.ts';

@@ -3,8 +3,8 @@
  * undo the predictor and byte order, convert to the output dtype and split into sample planes.
  */
 import { Errors } from '../../errors.ts';
-import type { TypedArray } from '../../raster/dtype.ts';
-import { allocate, bytesPerSample, isFloat } from '../../raster/dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
+import { allocate, bytesPerSample, isFloat } from '../../dtype.ts';
 import type { Source } from '../../sources/source.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import type { DecodedBlock } from './block-cache.ts';

@@ -5,7 +5,7 @@
  */
 import type { TiffImage } from '@cogeotiff/core';
 import type { GeoTransform } from '../../geo/affine.ts';
-import type { Rgba } from '../../raster/image-data.ts';
+import type { Rgba } from '../../color.ts';
 import { bitmapPalette, colorInterpretations, invertedGreyPalette, paletteFromColorMap, Photometric } from './band-meta.ts';
 import { parseGdalMetadata, parseGdalNodata } from './gdal-metadata.ts';
 import { geoTransformFromTags } from './geotransform.ts';
@@ -18,6 +18,8 @@ export interface TiffBandMeta {
   /** 1 / 0 by default. */
   scale: number;
   offset: number;
+  /** The TIFF itself stores a scale or offset (GDAL then ignores the PAM sidecar's). */
+  scaleOffsetSet: boolean;
   /** GDAL-style lower-case name: gray, red, green, blue, alpha, palette, undefined, … */
   colorInterp: string;
   /** Unit (GDAL's UNITTYPE role), '' when none. */
@@ -72,7 +74,7 @@ export function describeDataset(image0: TiffImage, base: IfdLayout, tags: Map<nu
     tiepoints: asNumbers(tiepoints),
     transformation: asNumbers(transformation),
     pixelIsPoint: geoKeys.get(GT_RASTER_TYPE_GEOKEY) === RASTER_PIXEL_IS_POINT,
-  });
+  }, base);
 
   // GDAL 3.6: the ColorMap counts for Palette images; 1-bit single-band images are "bitmap" bands
   // with a black/white table; MinIsWhite images get an inverted grey table (but keep their
@@ -103,6 +105,7 @@ export function describeDataset(image0: TiffImage, base: IfdLayout, tags: Map<nu
       description: b?.description ?? '',
       scale: b?.scale ?? 1,
       offset: b?.offset ?? 0,
+      scaleOffsetSet: b?.scale !== undefined || b?.offset !== undefined,
       // GDAL's bitmap bands always report palette; other bands honour a stored colorinterp role
       colorInterp: bitmap ? ci : (b?.colorInterp ?? ci),
       unit: b?.unit ?? '',

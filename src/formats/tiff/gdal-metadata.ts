@@ -68,7 +68,7 @@ export function parseGdalMetadata(xml: string | null): GdalMetadata {
   return result;
 }
 
-function unescapeXml(s: string): string {
+export function unescapeXml(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, e: string) => {
     switch (e) {

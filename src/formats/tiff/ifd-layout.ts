@@ -4,9 +4,10 @@
  */
 import type { Tag as CogTag, TiffImage } from '@cogeotiff/core';
 import { Errors } from '../../errors.ts';
-import type { DType } from '../../raster/dtype.ts';
+import type { DType } from '../../dtype.ts';
 import type { Source } from '../../sources/source.ts';
 import { BlockOffsets } from './block-offsets.ts';
+import { checkHeader } from './header-checks.ts';
 import { asBytes, asNumber, asNumbers, readTag, Tag } from './tiff-tags.ts';
 
 /** NewSubfileType bits. */
@@ -49,6 +50,7 @@ export async function readIfdLayout(
   source: Source,
   littleEndian: boolean,
   signal?: AbortSignal,
+  maxBlockBytes = Infinity,
 ): Promise<IfdLayout> {
   const ids = [
     Tag.ImageWidth, Tag.ImageLength, Tag.BitsPerSample, Tag.Compression, Tag.Photometric, Tag.SamplesPerPixel,
@@ -101,6 +103,19 @@ export async function readIfdLayout(
   if (offsetsTag === undefined || countsTag === undefined) {
     throw Errors.invalidFormat(`TIFF image ${image.id} has no ${tiled ? 'tile' : 'strip'} offsets`);
   }
+  const photometric = num(Tag.Photometric);
+  const extraSamples = asNumbers(v.get(Tag.ExtraSamples)) ?? [];
+  checkHeader(
+    {
+      image: image.id, width, height, samplesPerPixel, planar, photometric, tiled, blockWidth, blockHeight, blocksAcross, blocksDown, dtype,
+      bitsPerSampleCount: bitsList.length,
+      sampleFormatCount: asNumbers(v.get(Tag.SampleFormat))?.length ?? 0,
+      extraSamplesCount: extraSamples.length,
+      offsetsCount: offsetsTag.count,
+      byteCountsCount: countsTag.count,
+    },
+    maxBlockBytes,
+  );
   let subfileType = num(Tag.NewSubfileType) ?? 0;
   if (v.get(Tag.NewSubfileType) === null) {
     const old = num(Tag.SubfileType);
@@ -125,9 +140,9 @@ export async function readIfdLayout(
     dtype,
     compression: num(Tag.Compression) ?? 1,
     predictor: num(Tag.Predictor) ?? 1,
-    photometric: num(Tag.Photometric),
+    photometric,
     subfileType,
-    extraSamples: asNumbers(v.get(Tag.ExtraSamples)) ?? [],
+    extraSamples,
     jpegTables: asBytes(v.get(Tag.JpegTables)),
     lercParameters: asNumbers(v.get(Tag.LercParameters)),
     littleEndian,

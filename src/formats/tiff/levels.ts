@@ -36,7 +36,8 @@ export function assembleLevels(files: LevelFiles, warnings: string[]): LevelSour
     (l.bitsPerSample === 1 || l.bitsPerSample === 8);
   const compatible = (l: IfdLayout): boolean =>
     l.samplesPerPixel === base.samplesPerPixel && l.bitsPerSample === base.bitsPerSample &&
-    l.sampleFormat === base.sampleFormat && (l.width < base.width || l.height < base.height);
+    l.sampleFormat === base.sampleFormat && l.width <= base.width && l.height <= base.height &&
+    (l.width < base.width || l.height < base.height);
   const planes = (file: TiffFile | null): Plane[] =>
     file === null ? [] : file.layouts.flatMap((layout) => (layout instanceof Error ? [] : [{ file, layout }]));
 
@@ -45,7 +46,16 @@ export function assembleLevels(files: LevelFiles, warnings: string[]): LevelSour
   if (overviews.length === 0 && ovr !== null) {
     overviews = planes(ovr).filter((p) => (p.layout.subfileType & Subfile.Mask) === 0 && compatible(p.layout));
   }
+  for (const p of planes(main)) {
+    // a reduced-resolution image larger than the full one (a corrupt or hostile size) is no overview
+    const l = p.layout;
+    if (l !== base && (l.subfileType & (Subfile.Reduced | Subfile.Mask)) === Subfile.Reduced && (l.width > base.width || l.height > base.height)) {
+      warnings.push(`Ignored overview image ${l.index}: its size ${l.width}×${l.height} exceeds the full resolution ${base.width}×${base.height}`);
+    }
+  }
   overviews.sort((a, b) => b.layout.width - a.layout.width || b.layout.height - a.layout.height);
+  // sizes must shrink in both directions from one level to the next
+  overviews = overviews.filter((p, i) => i === 0 || p.layout.height <= overviews[i - 1].layout.height);
   const skipped = main.layouts.filter((l) => l instanceof Error);
   for (const err of skipped) warnings.push(`Ignored an unreadable image: ${(err as Error).message}`);
 

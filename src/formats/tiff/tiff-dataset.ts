@@ -7,9 +7,9 @@
  */
 import { Errors, isRastileError } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
-import type { DType, TypedArray } from '../../raster/dtype.ts';
-import { representableNodata } from '../../raster/dtype.ts';
-import type { Rgba } from '../../raster/image-data.ts';
+import type { DType, TypedArray } from '../../dtype.ts';
+import { representableNodata } from '../../dtype.ts';
+import type { Rgba } from '../../color.ts';
 import type { Source } from '../../sources/source.ts';
 import type { BlockCache, DecodedBlock } from './block-cache.ts';
 import { blockKey } from './block-cache.ts';
@@ -22,6 +22,7 @@ import type { LevelSource, Plane } from './levels.ts';
 import { assembleLevels } from './levels.ts';
 import type { TiffFile } from './tiff-file.ts';
 import { isFormatError, openTiffFile } from './tiff-file.ts';
+import { applyPam, readPamSidecar } from './pam.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
@@ -48,6 +49,8 @@ export interface TiffOpenOptions {
   maskSource?: Source;
   /** `<file>.msk.ovr` (overviews of the .msk, written by `gdaladdo -ro`), when the caller found one. */
   maskOverviewSource?: Source;
+  /** `<file>.aux.xml` (GDAL PAM sidecar), when the caller found one: amends metadata and georeferencing. */
+  pamSource?: Source;
   /** Largest decoded block, in bytes (default 64 MiB); bigger blocks are an InvalidFormat error. */
   maxBlockBytes?: number;
   signal?: AbortSignal;
@@ -85,8 +88,10 @@ export class TiffDataset {
   readonly geoTransform: GeoTransform | null;
   /** Raw GeoKey id → value (not interpreted here). */
   readonly geoKeys: Map<number, number | string | number[]>;
-  /** Parsed GDAL_NODATA (NaN allowed). */
+  /** Parsed GDAL_NODATA, else the PAM sidecar's band-1 NoDataValue (NaN allowed). */
   readonly nodata: number | null;
+  /** The SRS of the PAM sidecar (it overrides the GeoKeys, as in GDAL), or null. */
+  readonly pamSrs: string | null;
   readonly bands: TiffBandMeta[];
   readonly datasetMetadata: Record<string, string>;
   /** 1-based index of the (first) band whose colour interpretation is alpha. */
@@ -118,6 +123,7 @@ export class TiffDataset {
       cache: BlockCache;
       maxBlockBytes: number;
       warnings: string[];
+      srs: string | null;
     },
   ) {
     const base = init.base;
@@ -129,6 +135,7 @@ export class TiffDataset {
     this.geoTransform = init.geoTransform;
     this.geoKeys = init.geoKeys;
     this.nodata = init.nodata;
+    this.pamSrs = init.srs;
     this.bands = init.bands;
     this.datasetMetadata = init.datasetMetadata;
     const alpha = init.bands.findIndex((b) => b.colorInterp === 'alpha');
@@ -168,11 +175,12 @@ export class TiffDataset {
         return null;
       }
     };
-    const [main, ovr, msk, mskOvr] = await Promise.all([
+    const [main, ovr, msk, mskOvr, pam] = await Promise.all([
       openTiffFile(source, maxBlockBytes, DATASET_TAGS, signal),
       openSidecar(options.overviewSource, 'external overviews'),
       openSidecar(options.maskSource, 'external mask'),
       openSidecar(options.maskOverviewSource, 'external mask overviews'),
+      readPamSidecar(options.pamSource, warnings, signal),
     ]);
     const first = main.layouts[0];
     if (first instanceof Error) {
@@ -181,7 +189,8 @@ export class TiffDataset {
     }
     const base = first;
     const levelSources = assembleLevels({ main, base, ovr, msk, mskOvr }, warnings);
-    const meta = describeDataset(main.tiff.images[0], base, main.firstImageTags);
+    const tiffMeta = describeDataset(main.tiff.images[0], base, main.firstImageTags);
+    const meta = pam ? applyPam(tiffMeta, pam) : { ...tiffMeta, srs: null };
     return new TiffDataset({
       source,
       base,
@@ -210,7 +219,7 @@ export class TiffDataset {
     row: number,
     width: number,
     height: number,
-    bands: number[],
+    bands: readonly number[],
     signal?: AbortSignal,
   ): Promise<{ bands: TypedArray[]; mask: Uint8Array | null }> {
     const src = this.levelSources[level];

@@ -47,7 +47,7 @@ export async function openTiffFile(
     const layouts = await Promise.all(
       tiff.images.map((image) =>
         // A broken image is skipped (with a warning) unless it is the first; I/O errors are not.
-        readIfdLayout(image, source, scan.littleEndian, signal).catch((err: unknown) => {
+        readIfdLayout(image, source, scan.littleEndian, signal, maxBlockBytes).catch((err: unknown) => {
           if (!isFormatError(err, signal)) throw err;
           return err instanceof Error ? err : new Error(String(err));
         }),

@@ -2,7 +2,7 @@
  * Copy the part of one decoded block plane that falls inside a window into the window's array,
  * row by row (one `set` per row, or a single `set` when block rows and window rows coincide).
  */
-import type { TypedArray } from '../../raster/dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 
 export interface WindowRect {
   col: number;

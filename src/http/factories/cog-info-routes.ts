@@ -1,7 +1,6 @@
 /** /cog/info and /cog/info.geojson (single-dataset metadata). */
 import type { FastifyInstance } from 'fastify';
 import { WGS84 } from '../../geo/crs.ts';
-import { cogInfo } from '../../readers/cog/info.ts';
 import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
 import { urlParam } from '../params/dataset.ts';
@@ -17,7 +16,7 @@ export function registerCogInfoRoutes(app: FastifyInstance, registry: RouteRegis
     tags: [tag],
     params: { ...urlParam },
     responses: { 200: { description: 'Dataset info.', content: { 'application/json': {} } } },
-    handler: async ({ params, signal }) => ({ kind: 'json', data: cogInfo((await services.openCog(params.url, signal)).ds) }),
+    handler: async ({ params, signal }) => ({ kind: 'json', data: (await services.openCog(params.url, signal)).info() }),
   });
 
   registerRoute(app, registry, {
@@ -31,7 +30,7 @@ export function registerCogInfoRoutes(app: FastifyInstance, registry: RouteRegis
     handler: async ({ params, signal }) => {
       const reader = await services.openCog(params.url, signal);
       const b = reader.boundsIn(params.crs ?? WGS84);
-      return { kind: 'json', contentType: 'application/geo+json', data: boundsFeature(b, cogInfo(reader.ds)) };
+      return { kind: 'json', contentType: 'application/geo+json', data: boundsFeature(b, reader.info()) };
     },
   });
 }

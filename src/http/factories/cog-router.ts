@@ -1,7 +1,6 @@
 /** The /cog router: one GeoTIFF named by `url`, bands chosen by `bidx` or `expression`. */
 import type { FastifyInstance } from 'fastify';
-import { cogInfo } from '../../readers/cog/info.ts';
-import type { CogReader } from '../../readers/cog/cog-reader.ts';
+import type { DatasetReader } from '../../readers/reader.ts';
 import { bindLayer, type ImageReader } from '../../readers/image-reader.ts';
 import { layerFromParams } from '../../readers/layer.ts';
 import { bidxExpressionParams, urlParam } from '../params/dataset.ts';
@@ -15,7 +14,7 @@ import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
 
 /** The layer-bound reader, keeping the dataset's reader for the TileJSON extras. */
-type CogLayerReader = ImageReader & { readonly cog: CogReader };
+type CogLayerReader = ImageReader & { readonly cog: DatasetReader };
 
 export function registerCogRouter(app: FastifyInstance, registry: RouteRegistry, services: Services, prefix = '/cog'): void {
   const params = { ...urlParam, ...bidxExpressionParams };
@@ -28,7 +27,7 @@ export function registerCogRouter(app: FastifyInstance, registry: RouteRegistry,
       return { ...bindLayer(cog, layerFromParams(p.bidx, p.expression)), cog };
     },
     tileJsonExtras: (_p, reader) => {
-      const info = cogInfo(reader.cog.ds);
+      const info = reader.cog.info();
       return {
         raster_layers: {},
         band_descriptions: info.band_descriptions,

@@ -21,7 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import { sameCrs, WGS84, type Crs } from '../../geo/crs.ts';
 import { getTileMatrixSet } from '../../geo/tms.ts';
 import { datasetGeographicBounds, transformPoint } from '../../geo/transform.ts';
-import { assetHref } from '../../readers/granule/granule-item.ts';
+import { assetHref } from '../../granule/granule-item.ts';
 import { granuleAssets } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams, LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import type { Granule, SearchArea } from '../../search/types.ts';

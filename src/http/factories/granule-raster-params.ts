@@ -8,8 +8,8 @@
 import { Errors } from '../../errors.ts';
 import { PIXEL_SELECTION_METHODS } from '../../mosaic/pixel-selection.ts';
 import { compileExpression, parseExpression, type CompiledExpression } from '../../raster/expression/index.ts';
-import { translateLegacyExpression } from '../../readers/granule/legacy-expression.ts';
-import type { GranuleLayer } from '../../readers/granule/granule-mosaic-reader.ts';
+import { translateLegacyExpression } from '../../granule/legacy-expression.ts';
+import type { GranuleLayer } from '../../granule/granule-mosaic-reader.ts';
 import type { AssetRequest } from '../../readers/stac/asset-request.ts';
 import { assetRequestValue } from '../params/assets.ts';
 import { regexValue } from '../params/regex.ts';

@@ -11,9 +11,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { crsUri, WGS84 } from '../../geo/crs.ts';
-import { assetHref } from '../../readers/granule/granule-item.ts';
-import { GranuleMosaicReader } from '../../readers/granule/granule-mosaic-reader.ts';
-import { SearchBounds } from '../../readers/granule/search-bounds.ts';
+import { assetHref } from '../../granule/granule-item.ts';
+import { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
+import { SearchBounds } from '../../granule/search-bounds.ts';
 import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams, RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import type { Granule } from '../../search/types.ts';

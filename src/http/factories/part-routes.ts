@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { WGS84 } from '../../geo/crs.ts';
 import { IMAGE_FORMATS } from '../../raster/render/index.ts';
+import { pointValues } from '../../readers/image-reader.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { bboxPathParams, lonLatPathParams } from '../params/coordinates.ts';
@@ -41,7 +42,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
     responses: { 200: { description: 'Point values.', content: { 'application/json': {} } } },
     handler: async ({ params: p, signal }) => {
       const reader = await backend.open(p, signal);
-      const v = await reader.point(p.lon, p.lat, p.coord_crs ?? WGS84, readOptions(p), signal);
+      const v = pointValues(await reader.point(p.lon, p.lat, p.coord_crs ?? WGS84, readOptions(p), signal), [p.lon, p.lat]);
       return {
         kind: 'json',
         data: { coordinates: v.coordinates, values: v.values, band_names: v.bandNames, band_descriptions: v.bandDescriptions },

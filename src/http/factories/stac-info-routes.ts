@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { WGS84 } from '../../geo/crs.ts';
 import { imageStatistics } from '../../raster/image-statistics.ts';
-import { cogInfo } from '../../readers/cog/info.ts';
 import { readLayer } from '../../readers/layer.ts';
 import type { StacItemLoader } from '../../readers/stac/item-loader.ts';
 import { readAssetsConcurrently } from '../../readers/stac/read-assets.ts';
@@ -64,7 +63,7 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
   };
 
   const infos = (p: { url: string; assets: readonly AssetRequest[] }, signal: AbortSignal) =>
-    perAsset(p, signal, async (sel, s) => cogInfo((await services.openCog(sel.asset.href, s)).ds));
+    perAsset(p, signal, async (sel, s) => (await services.openCog(sel.asset.href, s)).info());
 
   registerRoute(app, registry, {
     method: 'GET',

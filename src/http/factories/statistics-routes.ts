@@ -16,6 +16,8 @@ import type { ImageBackend } from './backend.ts';
 import { readFeature } from './feature-read.ts';
 import { postProcessFor } from './image-output.ts';
 
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>, maxSide: number): void {
   const { prefix } = backend;
   const tags = [backend.tag];
@@ -57,7 +59,12 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
       const coordCrs = p.coord_crs ?? WGS84;
       const dstCrs = p.dst_crs ?? coordCrs;
       const features = input.type === 'FeatureCollection' ? input.features : [input];
-      for (const feature of features) {
+      for (let i = 0; i < features.length; i++) {
+        const feature = features[i]!;
+        // Many features are many reads: let health checks and other requests in between, and stop
+        // once the client has gone.
+        if (i > 0) await yieldToEventLoop();
+        if (signal.aborted) throw Errors.badRequest('request aborted by the client');
         const request = {
           ...readOptions(p),
           dstCrs,

@@ -6,6 +6,7 @@
 import { parseAssetRequest, type AssetRequest } from '../../readers/stac/asset-request.ts';
 import { fail, Problems } from '../validation/issues.ts';
 import { P } from '../validation/params.ts';
+import { expressionValue } from './dataset.ts';
 
 const ASSETS_DESCRIPTION =
   'Asset names, repeatable (`assets=B01&assets=B09`). Per-asset options: `name|bidx=1,2`, `name|expression=b1*2` ' +
@@ -28,7 +29,7 @@ export const assetsParams = { assets: assetsParam };
 
 export const assetsExprParams = {
   assets: assetsParam,
-  expression: P.str().describe(
+  expression: expressionValue().describe(
     "rio-tiler band math over the concatenated bands b1..bN of the assets, in asset order (e.g. `(b2-b1)/(b2+b1)`); several outputs separated by ';'. Cannot name assets.",
   ),
   asset_as_band: P.bool().default(false).describe("Describe each (1-band) asset's band by the asset name."),

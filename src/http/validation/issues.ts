@@ -29,6 +29,24 @@ export const Problems = {
   missing: (): Problem => ({ type: 'missing', msg: 'Field required' }),
   int: (): Problem => ({ type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' }),
   float: (): Problem => ({ type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' }),
+  intRange: (): Problem => ({
+    type: 'int_parsing',
+    msg: `Input should be a valid integer, within ±${Number.MAX_SAFE_INTEGER} (2^53 - 1)`,
+    ctx: { ge: -Number.MAX_SAFE_INTEGER, le: Number.MAX_SAFE_INTEGER },
+  }),
+  finite: (): Problem => ({ type: 'finite_number', msg: 'Input should be a finite number' }),
+  tooLongList: (max: number, actual: number): Problem => ({
+    type: 'too_long',
+    msg: `List should have at most ${max} item${max === 1 ? '' : 's'} after validation, not ${actual}`,
+    ctx: { field_type: 'List', max_length: max, actual_length: actual },
+  }),
+  tooLongString: (max: number): Problem => ({
+    type: 'string_too_long',
+    msg: `String should have at most ${max} character${max === 1 ? '' : 's'}`,
+    ctx: { max_length: max },
+  }),
+  /** Two parameters (or two halves of one) that must be ordered. */
+  order: (what: string): Problem => ({ type: 'value_error', msg: `Value error, ${what}`, ctx: { error: {} } }),
   bool: (): Problem => ({ type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' }),
   literal: (values: readonly (string | number)[]): Problem => ({
     type: 'literal_error',

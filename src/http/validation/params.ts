@@ -7,7 +7,7 @@
  * ProblemBox, so the hot path throws nothing.
  */
 import { pyFloat as pythonFloat } from '../../raster/render/py-float.ts';
-import { fail, isProblem, Problems, RequestValidationError, type ProblemBox, type ValidationIssue } from './issues.ts';
+import { fail, isProblem, Problems, RequestValidationError, type Problem, type ProblemBox, type ValidationIssue } from './issues.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type Location = 'query' | 'path';
@@ -26,7 +26,12 @@ export interface ParamOptions {
   deprecated?: boolean;
   /** Parsed but left out of the OpenAPI document (legacy aliases). */
   hidden?: boolean;
+  /** Most values a repeatable parameter takes (documented as `maxItems`). */
+  maxItems?: number;
 }
+
+/** Every repeatable parameter is bounded: a query of 10,000 `bidx` is no band selection. */
+export const DEFAULT_MAX_ITEMS = 100;
 
 const QUERY_OPTIONAL: ParamOptions = { location: 'query', required: false, multi: false };
 
@@ -53,15 +58,15 @@ export class Param<T, Out = T | undefined> {
   }
 
   /** A repeatable query parameter (`?bidx=1&bidx=2`). */
-  list(): Param<T, T[] | undefined> {
-    return new Param<T, T[] | undefined>(this.parseOne, { type: 'array', items: this.schema }, { ...this.opts, multi: true }, this.checks);
+  list(maxItems = DEFAULT_MAX_ITEMS): Param<T, T[] | undefined> {
+    return new Param<T, T[] | undefined>(this.parseOne, { type: 'array', items: this.schema, maxItems }, { ...this.opts, multi: true, maxItems }, this.checks);
   }
 
-  listDefault(value: T[]): Param<T, T[]> {
+  listDefault(value: T[], maxItems = DEFAULT_MAX_ITEMS): Param<T, T[]> {
     return new Param<T, T[]>(
       this.parseOne,
-      { type: 'array', items: this.schema, default: value },
-      { ...this.opts, multi: true, defaultValue: value },
+      { type: 'array', items: this.schema, default: value, maxItems },
+      { ...this.opts, multi: true, defaultValue: value, maxItems },
       this.checks,
     );
   }
@@ -110,6 +115,11 @@ export class Param<T, Out = T | undefined> {
     });
   }
 
+  /** Longest accepted string (documented as `maxLength`). */
+  maxLength(limit: number): this {
+    return this.check((v) => (typeof v === 'string' && v.length > limit ? fail(Problems.tooLongString(limit)) : undefined), { maxLength: limit });
+  }
+
   parseValue(raw: string): T | ProblemBox {
     const v = this.parseOne(raw);
     if (isProblem(v)) return v;
@@ -127,13 +137,24 @@ export class Param<T, Out = T | undefined> {
 const INT_RE = /^\s*[+-]?\d+(_\d+)*\s*$/;
 
 function parseIntStrict(raw: string): number | ProblemBox {
+  let n: number;
   if (!INT_RE.test(raw)) {
     // pydantic accepts "5.0"-like strings that denote an exact integer
     const f = Number(raw.trim());
-    if (raw.trim() !== '' && Number.isInteger(f) && /^\s*[+-]?\d+\.0*\s*$/.test(raw)) return f;
-    return fail(Problems.int());
+    if (!(raw.trim() !== '' && Number.isInteger(f) && /^\s*[+-]?\d+\.0*\s*$/.test(raw))) return fail(Problems.int());
+    n = f;
+  } else {
+    n = Number(raw.replace(/_/g, '').trim());
   }
-  return Number(raw.replace(/_/g, '').trim());
+  // Beyond 2^53 a JavaScript number no longer holds the integer that was sent.
+  return Number.isSafeInteger(n) ? n : fail(Problems.intRange());
+}
+
+/** A finite Python float (`nan`, `inf` and overflowing literals such as `1e400` are refused). */
+export function parseFiniteFloat(raw: string): number | ProblemBox {
+  const n = pythonFloat(raw);
+  if (n === null) return fail(Problems.float());
+  return Number.isFinite(n) ? n : fail(Problems.finite());
 }
 
 /** Python's `float(str)` (the raster layer's parser), failing as pydantic's float_parsing. */
@@ -155,7 +176,8 @@ function parsePyBool(raw: string): boolean | ProblemBox {
 export const P = {
   str: (): Param<string> => new Param<string>((raw) => raw, { type: 'string' }),
   int: (): Param<number> => new Param<number>(parseIntStrict, { type: 'integer' }),
-  float: (): Param<number> => new Param<number>(parsePyFloat, { type: 'number' }),
+  /** Finite numbers only: NaN, ±Infinity and overflowing literals (`1e400`) are 422s. */
+  float: (): Param<number> => new Param<number>(parseFiniteFloat, { type: 'number' }),
   bool: (): Param<boolean> => new Param<boolean>(parsePyBool, { type: 'boolean' }),
   literal: <const V extends string>(values: readonly V[]): Param<V> =>
     new Param<V>(
@@ -171,7 +193,41 @@ export const P = {
   pattern: (re: RegExp, pattern: string): Param<string> =>
     new Param<string>((raw) => (re.test(raw) ? raw : fail(Problems.pattern(pattern))), { type: 'string', pattern }),
   custom: <T>(parse: ParseFn<T>, schema: JsonSchema): Param<T> => new Param<T>(parse, schema),
+  /** A rule over several parameters (see ParamRule). */
+  rule: <V extends Record<string, unknown>>(names: ReadonlyArray<keyof V & string>, check: RuleCheck<V>, description: string): ParamRule<V> =>
+    new ParamRule<V>(names, check, description),
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Rules across parameters (ordered pairs, products of sizes), declared next to the parameters.
+
+/** A failed rule: which parameter (declaration key) is blamed, and why. */
+export interface RuleFailure {
+  key: string;
+  problem: Problem;
+}
+
+export type RuleCheck<V> = (values: V) => RuleFailure | undefined;
+
+/**
+ * A rule over parameters of the same declaration, spread into it like a parameter under its own
+ * key (`...{ _bbox_order: P.rule(...) }`). It runs after every parameter it names was parsed
+ * without problem and given (defaults count); it is not a request parameter and is documented
+ * only through its description, which `openApiParameters` appends to the blamed parameters.
+ */
+export class ParamRule<V extends Record<string, unknown> = Record<string, unknown>> implements ParamLike<undefined> {
+  declare readonly _out: undefined;
+  readonly schema: JsonSchema = {};
+  readonly opts: ParamOptions = { location: 'query', required: false, multi: false, hidden: true };
+  constructor(
+    readonly names: ReadonlyArray<string>,
+    readonly run: RuleCheck<V>,
+    readonly description: string,
+  ) {}
+  parseValue(): undefined {
+    return undefined;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -195,13 +251,28 @@ export interface RawRequestParams {
 export function parseParams<D extends ParamDefs>(defs: D, raw: RawRequestParams): ParsedParams<D> {
   const out: Record<string, unknown> = {};
   const issues: ValidationIssue[] = [];
+  const rawOf = new Map<string, unknown>();
+  const failed = new Set<string>();
+  const rules: ParamRule[] = [];
   for (const [key, def] of Object.entries(defs)) {
+    if (def instanceof ParamRule) {
+      rules.push(def);
+      continue;
+    }
     const name = def.opts.name ?? key;
     const source = def.opts.location === 'path' ? raw.path[name] : raw.query[name];
     const values = source === undefined ? [] : Array.isArray(source) ? source : [source];
+    const before = issues.length;
     if (values.length === 0) {
       if (def.opts.required) issues.push({ type: 'missing', loc: [def.opts.location, name], msg: 'Field required', input: null });
       else out[key] = def.opts.defaultValue;
+      if (issues.length > before) failed.add(key);
+      continue;
+    }
+    rawOf.set(key, def.opts.multi ? values : values[values.length - 1]);
+    if (def.opts.multi && def.opts.maxItems !== undefined && values.length > def.opts.maxItems) {
+      issues.push({ ...Problems.tooLongList(def.opts.maxItems, values.length), loc: [def.opts.location, name], input: values.slice(0, 3) });
+      failed.add(key);
       continue;
     }
     if (def.opts.multi) {
@@ -219,10 +290,20 @@ export function parseParams<D extends ParamDefs>(defs: D, raw: RawRequestParams)
       if (isProblem(r)) issues.push(toIssue(r, [def.opts.location, name], v));
       else out[key] = r;
     }
+    if (issues.length > before) failed.add(key);
+  }
+  for (const rule of rules) {
+    if (rule.names.some((k) => failed.has(k) || out[k] === undefined)) continue;
+    const f = rule.run(out);
+    if (!f) continue;
+    const def = defs[f.key];
+    const name = def?.opts.name ?? f.key;
+    issues.push(toIssue(fail(f.problem), [def?.opts.location ?? 'query', name], rawOf.get(f.key) ?? null));
   }
   if (issues.length > 0) throw new RequestValidationError(issues);
   return out as ParsedParams<D>;
 }
+
 
 function toIssue(box: ProblemBox, loc: Array<string | number>, input: unknown): ValidationIssue {
   const { subLoc, input: overrideInput, ...problem } = box.problem;
@@ -238,6 +319,7 @@ function toIssue(box: ProblemBox, loc: Array<string | number>, input: unknown): 
 
 /** OpenAPI parameter objects for a set of definitions (hidden aliases left out). */
 export function openApiParameters(defs: ParamDefs): JsonSchema[] {
+  const rules = Object.values(defs).filter((d): d is ParamRule => d instanceof ParamRule);
   return Object.entries(defs)
     .filter(([, def]) => !def.opts.hidden)
     .map(([key, def]) => {
@@ -247,7 +329,9 @@ export function openApiParameters(defs: ParamDefs): JsonSchema[] {
         required: def.opts.required,
         schema: def.schema,
       };
-      if (def.opts.description) p['description'] = def.opts.description;
+      const ruleText = rules.filter((r) => r.names.includes(key)).map((r) => r.description);
+      const description = [def.opts.description, ...ruleText].filter(Boolean).join(' ');
+      if (description) p['description'] = description;
       if (def.opts.deprecated) p['deprecated'] = true;
       if (def.opts.multi) {
         p['style'] = 'form';

@@ -10,8 +10,8 @@
  * input, else float64. float32 sums are accumulated in float32, band after band, as numpy does
  * along axis 0.
  */
-import type { DType, TypedArray } from '../dtype.ts';
-import { allocate } from '../dtype.ts';
+import type { DType, TypedArray } from '../../dtype.ts';
+import { allocate } from '../../dtype.ts';
 import type { ImageData } from '../image-data.ts';
 import { makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';

@@ -4,7 +4,7 @@
  * 300.7 → 44, −1.5 → 255, NaN → 0). Integer input is unchanged by ceil/floor (numpy 2).
  * Band names, descriptions and per-band masks are kept.
  */
-import { isFloat } from '../dtype.ts';
+import { isFloat } from '../../dtype.ts';
 import type { ImageData } from '../image-data.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import { makeOutput, requireBands } from './output.ts';

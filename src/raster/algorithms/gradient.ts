@@ -11,7 +11,7 @@
  * (NaN/±Inf samples act like masked ones).
  */
 import { Errors } from '../../errors.ts';
-import type { TypedArray } from '../dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 
 export interface GradientField {
   width: number;

@@ -7,7 +7,7 @@
  * band 1 of a 1-band image) is > 127, else 0.
  */
 import { Errors } from '../../errors.ts';
-import { allocate, isFloat } from '../dtype.ts';
+import { allocate, isFloat } from '../../dtype.ts';
 import type { ImageData } from '../image-data.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import { makeOutput } from './output.ts';

@@ -1,7 +1,7 @@
 /** Building the ImageData an algorithm returns (rio-tiler `ImageData(array, crs=, bounds=, …)`). */
 import type { Bounds } from '../../geo/bounds.ts';
 import { Errors } from '../../errors.ts';
-import type { DType, TypedArray } from '../dtype.ts';
+import type { DType, TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../image-data.ts';
 
 export interface OutputParts {

@@ -4,7 +4,7 @@
  * numpy's `astype(uint8)` does on x86 (300 → 44, -1 → 255, NaN → 0); discrete and interval
  * maps compare raw values.
  */
-import type { TypedArray } from '../dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import type { ColorMap } from './types.ts';
 

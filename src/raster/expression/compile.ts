@@ -9,7 +9,7 @@
  * (pure functions of their arguments); every evaluation allocates its own outputs.
  */
 import { Errors } from '../../errors.ts';
-import { allocate, dtypeOf, type DType, type TypedArray } from '../dtype.ts';
+import { allocate, dtypeOf, type DType, type TypedArray } from '../../dtype.ts';
 import { collectBands, type Expr } from './ast.ts';
 import { BlockCodegen, HELPERS } from './codegen.ts';
 import { FLOAT32_MAX, kindOfDtype, stackedDtype, type Kind } from './kinds.ts';

@@ -9,7 +9,7 @@
  * We have no int64 or bool dtype: `long` results are float64 (exact up to 2^53; int64 overflow
  * does not wrap) and `bool` results are uint8 0/1.
  */
-import type { DType } from '../dtype.ts';
+import type { DType } from '../../dtype.ts';
 
 export type Kind = 'bool' | 'int' | 'long' | 'float' | 'double';
 

@@ -1,5 +1,5 @@
 /** The working image of the render pipeline: bands, per-band masks and the output alpha. */
-import type { DType, TypedArray } from '../dtype.ts';
+import type { DType, TypedArray } from '../../dtype.ts';
 import { combinedMask, type ImageData } from '../image-data.ts';
 
 export interface Canvas {

@@ -8,7 +8,7 @@
  * bands the image does not have are 400 BadRequest.
  */
 import { RastileError } from '../../errors.ts';
-import { dtypeRange, isFloat, type DType, type TypedArray } from '../dtype.ts';
+import { dtypeRange, isFloat, type DType, type TypedArray } from '../../dtype.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import { EPSILON, type ColorFormula, type ColorOperation } from './color-formula-parse.ts';
 import { saturatePlanes } from './lch.ts';

@@ -2,7 +2,7 @@
  * Data type coercion before encoding (TiTiler §5.3): formats that cannot hold the dtype get a
  * linear rescale to uint8 over the dataset statistics (when given) or the full dtype range.
  */
-import { dtypeRange, type DType } from '../dtype.ts';
+import { dtypeRange, type DType } from '../../dtype.ts';
 import type { Canvas } from './canvas.ts';
 import type { ImageFormat } from './formats.ts';
 import { rescaleCanvas } from './rescale.ts';

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
 import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
-import { allocate, bytesPerSample, type DType, type TypedArray } from '../dtype.ts';
+import { allocate, bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
 import { interleave } from './interleave.ts';
 import { TiffType, tiffHeaderSize, writeTiffHeader, type TiffEntry } from './tiff-ifd.ts';
 

@@ -5,7 +5,7 @@
  * Written by hand: it is 20 lines and no maintained npm package writes it without extras.
  */
 import { endianness } from 'node:os';
-import { bytesPerSample, type DType, type TypedArray } from '../dtype.ts';
+import { bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
 
 const DESCR: Record<DType, string> = {
   uint8: '|u1',

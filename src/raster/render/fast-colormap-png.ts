@@ -5,7 +5,7 @@
  * four colour planes and an interleave buffer, and walks the pixels four times). Results are
  * byte-identical to the generic path (test/raster/render/fast-path.test.ts).
  */
-import type { TypedArray } from '../dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../image-data.ts';
 import { combinedMask } from '../image-data.ts';
 import { castUint8 } from '../numpy-cast.ts';

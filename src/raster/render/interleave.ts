@@ -1,5 +1,5 @@
 /** Band-sequential planes (+ optional alpha plane) → one pixel-interleaved array, as encoders want. */
-import type { TypedArray } from '../dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 
 export function interleave<T extends TypedArray>(out: T, planes: readonly ArrayLike<number>[], n: number): T {
   const c = planes.length;

@@ -5,7 +5,7 @@
  * (TiTiler's quirk of casting float masks to uint8 PNG alpha does not apply: PNG/WebP alpha is
  * always the 0..255 alpha.)
  */
-import { allocate, dtypeRange, isFloat, type DType, type TypedArray } from '../dtype.ts';
+import { allocate, dtypeRange, isFloat, type DType, type TypedArray } from '../../dtype.ts';
 
 export function maskBand(alpha: Uint8Array, dtype: DType): TypedArray {
   if (dtype === 'uint8') return alpha;

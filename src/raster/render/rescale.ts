@@ -7,7 +7,7 @@
  * other dtype is computed in float64. The final cast is numpy's x86 `astype(uint8)` (castUint8),
  * so NaN, ±inf and a zero-width range give 0.
  */
-import type { TypedArray } from '../dtype.ts';
+import type { TypedArray } from '../../dtype.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import type { Canvas } from './canvas.ts';
 

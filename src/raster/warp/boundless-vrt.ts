@@ -19,7 +19,7 @@
  * Written by hand because no library reproduces GDAL's sampling; verified pixel by pixel
  * against rasterio 1.3 / GDAL 3.6.2 reads of index rasters (test/http/tiles-oracle.test.ts).
  */
-import { chooseLevel, type LevelSize } from '../../readers/cog/overview-choice.ts';
+import { chooseLevel, type LevelSize } from './overview-choice.ts';
 
 const EPS = 1e-10;
 const VRT_EPS = 1e-3;
@@ -137,8 +137,13 @@ function srcDstAxis(dfOff: number, dfSize: number, nBuf: number, dstOff: number,
 }
 
 function roundIfCloseToInt(v: number): number {
-  const r = Math.round(v);
-  return Math.abs(v - r) < 1e-10 ? r : v;
+  return snapNearInt(v, EPS);
+}
+
+/** `v` rounded to the nearest integer when closer to it than `tolerance`. */
+function snapNearInt(v: number, tolerance: number): number {
+  const r = Math.floor(v + 0.5);
+  return Math.abs(v - r) < tolerance ? r : v;
 }
 
 /**
@@ -160,16 +165,22 @@ export function boundlessNearestPlan(
   // The VRT canvas and the raster's place on it.
   const vw = Math.trunc(Math.max(W, window.width) + 1);
   const vh = Math.trunc(Math.max(H, window.height) + 1);
-  let dstX = -window.col;
-  let dstY = -window.row;
+  // rasterio writes the raster's DstRect as text; GDAL's VRT source snaps DstRect values within
+  // 1e-3 of an integer to it (VRTSimpleSource::SetDstWindow), which absorbs the floating noise
+  // of tile bounds (a window row of −3584.000000011 is placed at 3584 exactly).
+  let dstX = snapNearInt(-window.col, VRT_EPS);
+  let dstY = snapNearInt(-window.row, VRT_EPS);
   let dstW = W;
   let dstH = H;
   const nx = Math.trunc(Math.max(1, window.width));
   const ny = Math.trunc(Math.max(1, window.height));
   let dfX = 0;
   let dfY = 0;
-  let dfW = window.width;
-  let dfH = window.height;
+  // Request sizes within 1e-3 of a whole number of pixels are read as that whole number, on the
+  // VRT and on its implicit overview (matched against rasterio 1.3 / GDAL 3.6.2 on tile windows
+  // whose sizes carry the floating noise of tile bounds, e.g. 8191.999999996).
+  let dfW = snapNearInt(window.width, VRT_EPS);
+  let dfH = snapNearInt(window.height, VRT_EPS);
 
   // Implicit VRT overviews and GDAL's choice among them.
   if (vrtOverviews && (outWidth < nx || outHeight < ny)) {
@@ -190,9 +201,9 @@ export function boundlessNearestPlan(
       const fx = vw / vrtLevels[k].width;
       const fy = vh / vrtLevels[k].height;
       dfX /= fx;
-      dfW /= fx;
+      dfW = snapNearInt(dfW / fx, VRT_EPS);
       dfY /= fy;
-      dfH /= fy;
+      dfH = snapNearInt(dfH / fy, VRT_EPS);
       dstX *= ratios[k][0];
       dstW *= ratios[k][0];
       dstY *= ratios[k][1];

@@ -10,7 +10,7 @@
  * Validity is the same for every method: a source sample is used when `valid` allows it, it is
  * not NaN and it is not the nodata value (tested inline, per band).
  */
-import { dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from '../dtype.ts';
+import { dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from '../../dtype.ts';
 import type { WarpResampling } from '../resampling.ts';
 import { isInterpolationKernel, kernelRadius, kernelWeight, type InterpolationKernel } from '../kernels.ts';
 

@@ -7,9 +7,9 @@
  */
 import { Errors } from '../../errors.ts';
 import type { ImageData } from '../../raster/image-data.ts';
-import { castArray } from './cast-array.ts';
-import { promoteDtypes } from './dtype-promote.ts';
-import { resizeNearest } from './resize.ts';
+import { castArray } from '../../raster/cast-array.ts';
+import { promoteDtypes } from '../../raster/dtype-promote.ts';
+import { resizeNearest } from '../../raster/resize.ts';
 
 export interface AssetImage {
   asset: string;

@@ -4,7 +4,7 @@
  * named in the message. A slow asset fails through the byte sources' own deadlines.
  */
 import { RastileError } from '../../errors.ts';
-import { LinkedAbortController } from '../linked-controller.ts';
+import { LinkedAbortController } from '../../sources/linked-controller.ts';
 
 export async function readAssetsConcurrently<A extends { asset: { name: string } }, T>(
   assets: readonly A[],

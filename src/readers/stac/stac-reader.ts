@@ -14,10 +14,10 @@ import { datasetGeographicBounds, transformBounds } from '../../geo/transform.ts
 import { applyExpression } from '../../raster/apply-expression.ts';
 import type { CompiledExpression } from '../../raster/expression/index.ts';
 import type { ImageData } from '../../raster/image-data.ts';
-import { pointValues, type ImageReader } from '../image-reader.ts';
+import type { ImageReader } from '../image-reader.ts';
 import { readLayer } from '../layer.ts';
 import type { ReadOptions } from '../read-options.ts';
-import type { DatasetReader, PartRequest, PointValues, PreviewRequest, TileRequest } from '../reader.ts';
+import type { DatasetReader, PartRequest, PreviewRequest, TileRequest } from '../reader.ts';
 import { concatAssetImages } from './concat.ts';
 import type { StacItem } from './item.ts';
 import { readAssetsConcurrently } from './read-assets.ts';
@@ -92,9 +92,8 @@ export class StacReader implements ImageReader {
     return this.read(signal, (r, indexes, s) => r.tile(tms, x, y, z, { ...req, indexes }, s));
   }
 
-  async point(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<PointValues> {
-    const img = await this.read(signal, (r, indexes, s) => r.point(x, y, coordCrs, { ...options, indexes }, s));
-    return pointValues(img, [x, y]);
+  point(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<ImageData> {
+    return this.read(signal, (r, indexes, s) => r.point(x, y, coordCrs, { ...options, indexes }, s));
   }
 
   private async read(signal: AbortSignal | undefined, read: Read): Promise<ImageData> {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Bounds } from '../../../src/geo/bounds.ts';
 import type { Crs } from '../../../src/geo/crs.ts';
-import { allocate, dtypeCtor, type DType, type TypedArray } from '../../../src/raster/dtype.ts';
+import { allocate, dtypeCtor, type DType, type TypedArray } from '../../../src/dtype.ts';
 import type { ImageData } from '../../../src/raster/image-data.ts';
 
 export interface EncodedImage {

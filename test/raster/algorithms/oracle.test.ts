@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isRastileError } from '../../../src/errors.ts';
-import { type DType, isFloat } from '../../../src/raster/dtype.ts';
+import { type DType, isFloat } from '../../../src/dtype.ts';
 import { applyAlgorithm, validateAlgorithmParams } from '../../../src/raster/algorithms/index.ts';
 import { decodeArray, decodeImage, oracle, type OracleCase } from './fixtures.ts';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileExpression, describeExpression, parseExpression } from '../../../src/raster/expression/index.ts';
 import { isRastileError } from '../../../src/errors.ts';
-import type { TypedArray } from '../../../src/raster/dtype.ts';
+import type { TypedArray } from '../../../src/dtype.ts';
 
 const run = (expr: string, inputs: Array<TypedArray | undefined>, masks: Array<Uint8Array | undefined> = []) =>
   compileExpression(parseExpression(expr)).evaluate(inputs, masks, (inputs.find((x) => x) as TypedArray).length);

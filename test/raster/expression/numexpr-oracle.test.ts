@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileExpression, parseExpression } from '../../../src/raster/expression/index.ts';
 import { isRastileError } from '../../../src/errors.ts';
-import type { TypedArray } from '../../../src/raster/dtype.ts';
+import type { TypedArray } from '../../../src/dtype.ts';
 import { loadArray, loadJson, type ArrayRef } from '../fixture-data.ts';
 
 interface Result {

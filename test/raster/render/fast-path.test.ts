@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { WGS84 } from '../../../src/geo/crs.ts';
 import { getColormap } from '../../../src/raster/colormap/index.ts';
-import type { DType, TypedArray } from '../../../src/raster/dtype.ts';
-import { allocate } from '../../../src/raster/dtype.ts';
+import type { DType, TypedArray } from '../../../src/dtype.ts';
+import { allocate } from '../../../src/dtype.ts';
 import type { ImageData } from '../../../src/raster/image-data.ts';
 import { postProcess, renderImage } from '../../../src/raster/render/index.ts';
 

@@ -2,7 +2,7 @@
 import { crsFromEpsg } from '../../../src/geo/crs.ts';
 import type { Bounds } from '../../../src/geo/bounds.ts';
 import type { Crs } from '../../../src/geo/crs.ts';
-import { dtypeOf, type TypedArray } from '../../../src/raster/dtype.ts';
+import { dtypeOf, type TypedArray } from '../../../src/dtype.ts';
 import type { ImageData, Rgba } from '../../../src/raster/image-data.ts';
 
 export function makeImage(

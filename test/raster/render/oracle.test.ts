@@ -5,7 +5,7 @@ import { applyColormap } from '../../../src/raster/colormap/apply.ts';
 import { getColormap } from '../../../src/raster/colormap/named.ts';
 import { parseColormapParam } from '../../../src/raster/colormap/parse.ts';
 import type { ColorMap } from '../../../src/raster/colormap/types.ts';
-import type { TypedArray } from '../../../src/raster/dtype.ts';
+import type { TypedArray } from '../../../src/dtype.ts';
 import { castUint8 } from '../../../src/raster/numpy-cast.ts';
 import { applyColorFormula } from '../../../src/raster/render/color-formula-apply.ts';
 import { parseColorFormula } from '../../../src/raster/render/color-formula-parse.ts';

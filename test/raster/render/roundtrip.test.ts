@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { CRS84, crsFromEpsg } from '../../../src/geo/crs.ts';
 import type { Crs } from '../../../src/geo/crs.ts';
 import { renderImage } from '../../../src/raster/render/index.ts';
-import type { TypedArray } from '../../../src/raster/dtype.ts';
+import type { TypedArray } from '../../../src/dtype.ts';
 import { makeImage, maskWith } from './image.ts';
 
 const PY = '/usr/bin/python3';

@@ -1,8 +1,8 @@
 /** Warp kernels leave nodata samples out inline, per band, for every method. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DType, TypedArray } from '../../../src/raster/dtype.ts';
-import { allocate } from '../../../src/raster/dtype.ts';
+import type { DType, TypedArray } from '../../../src/dtype.ts';
+import { allocate } from '../../../src/dtype.ts';
 import type { WarpResampling } from '../../../src/raster/resampling.ts';
 import { warpSample, type SourceRegion } from '../../../src/raster/warp/warp-sample.ts';
 

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isRastileError } from '../../../src/errors.ts';
 import { WGS84 } from '../../../src/geo/crs.ts';
-import { allocate, type DType } from '../../../src/raster/dtype.ts';
+import { allocate, type DType } from '../../../src/dtype.ts';
 import type { ImageData } from '../../../src/raster/image-data.ts';
 import { concatAssetImages } from '../../../src/readers/stac/concat.ts';
-import { promoteDtypes } from '../../../src/readers/stac/dtype-promote.ts';
-import { resizeNearest } from '../../../src/readers/stac/resize.ts';
+import { promoteDtypes } from '../../../src/raster/dtype-promote.ts';
+import { resizeNearest } from '../../../src/raster/resize.ts';
 
 function image(dtype: DType, width: number, height: number, bands: number[][], masks?: number[][]): ImageData {
   const n = width * height;

@@ -7,8 +7,8 @@
  */
 import * as Lerc from 'lerc';
 import { Errors } from '../../../errors.ts';
-import type { DType, TypedArray } from '../../../raster/dtype.ts';
-import { allocate, dtypeCtor, isFloat } from '../../../raster/dtype.ts';
+import type { DType, TypedArray } from '../../../dtype.ts';
+import { allocate, dtypeCtor, isFloat } from '../../../dtype.ts';
 import { inflateUnsized } from './inflate.ts';
 import { zstdDecode } from './zstd.ts';
 

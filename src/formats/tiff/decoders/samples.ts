@@ -2,8 +2,8 @@
  * Raw block bytes (host byte order, predictor undone) → typed sample arrays of the output dtype,
  * and pixel-interleaved arrays → one plane per sample.
  */
-import type { DType, TypedArray } from '../../../raster/dtype.ts';
-import { allocate, dtypeCtor } from '../../../raster/dtype.ts';
+import type { DType, TypedArray } from '../../../dtype.ts';
+import { allocate, dtypeCtor } from '../../../dtype.ts';
 
 export interface SampleLayout {
   /** Pixels per row (the block width). */

@@ -1,0 +1,116 @@
+/**
+ * A GeoTIFF as a GridDataset (formats/grid-dataset.ts): the TiffDataset's levels, bands and
+ * georeferencing in format-neutral terms, derived once when the file is opened — CRS from the
+ * GeoKeys, the nodata GDAL would use, band roles (alpha), mask kind, palette, statistics tags.
+ * Opening probes `<file>.ovr` / `<file>.msk` / `<file>.msk.ovr` / `<file>.aux.xml` sidecars for local files.
+ */
+import type { Rgba } from '../../color.ts';
+import { representableNodata, type DType } from '../../dtype.ts';
+import { Errors } from '../../errors.ts';
+import { boundsFromGeoTransform, type GeoTransform } from '../../geo/affine.ts';
+import type { Bounds, Window } from '../../geo/bounds.ts';
+import { parseCrs } from '../../geo/crs-parse.ts';
+import { crsFromGeoKeys } from '../../geo/crs-geokeys.ts';
+import type { Crs } from '../../geo/crs-type.ts';
+import { parseLocation } from '../../sources/location.ts';
+import type { SourceOpener } from '../../sources/open-source.ts';
+import type { GridBand, GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
+import type { BlockCache } from './block-cache.ts';
+import { TiffDataset } from './tiff-dataset.ts';
+
+export interface TiffGridContext {
+  sources: SourceOpener;
+  blockCache: BlockCache;
+  maxBlockBytes: number;
+  /** Probe `<file>.ovr` / `<file>.msk` / `<file>.aux.xml` sidecars (local files only: remote probes cost requests). */
+  sidecars: boolean;
+}
+
+/** Opens a GeoTIFF (and its sidecars) as a GridDataset; not georeferenced → BadRequest / InvalidCrs. */
+export async function openTiffGrid(location: string, ctx: TiffGridContext, signal?: AbortSignal): Promise<GridDataset> {
+  const source = await ctx.sources.open(location, signal);
+  const local = ctx.sidecars && parseLocation(location).kind === 'file';
+  const [overviewSource, maskSource, maskOverviewSource, pamSource] = local
+    ? await Promise.all(['.ovr', '.msk', '.msk.ovr', '.aux.xml'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
+    : [null, null, null, null];
+  const tiff = await TiffDataset.open(source, {
+    blockCache: ctx.blockCache,
+    overviewSource: overviewSource ?? undefined,
+    maskSource: maskSource ?? undefined,
+    maskOverviewSource: maskOverviewSource ?? undefined,
+    pamSource: pamSource ?? undefined,
+    maxBlockBytes: ctx.maxBlockBytes,
+    signal,
+  });
+  return new TiffGrid(location, tiff);
+}
+
+export class TiffGrid implements GridDataset {
+  readonly driver = 'GTiff';
+  readonly width: number;
+  readonly height: number;
+  readonly count: number;
+  readonly dtype: DType;
+  readonly crs: Crs;
+  readonly geoTransform: GeoTransform;
+  readonly bounds: Bounds;
+  readonly levels: readonly GridLevel[];
+  readonly bands: readonly GridBand[];
+  readonly nodata: number | null;
+  readonly nodataType: NodataType;
+  readonly alphaBand: number | null;
+  readonly dataBands: readonly number[];
+  readonly colormap: Map<number, Rgba> | undefined;
+
+  constructor(
+    readonly location: string,
+    private readonly tiff: TiffDataset,
+  ) {
+    if (tiff.geoTransform === null) throw Errors.badRequest(`'${location}' is not georeferenced (no geotransform)`);
+    const crs = (tiff.pamSrs !== null ? crsOrNull(tiff.pamSrs) : null) ?? crsFromGeoKeys(tiff.geoKeys);
+    if (crs === null) throw Errors.invalidCrs(`'${location}' has no coordinate reference system`);
+    this.width = tiff.width;
+    this.height = tiff.height;
+    this.count = tiff.count;
+    this.dtype = tiff.dtype;
+    this.crs = crs;
+    this.geoTransform = tiff.geoTransform;
+    this.bounds = boundsFromGeoTransform(tiff.geoTransform, tiff.width, tiff.height);
+    this.levels = tiff.levels;
+    this.bands = tiff.bands.map((b) => ({
+      description: b.description,
+      colorInterp: b.colorInterp,
+      scale: b.scale,
+      offset: b.offset,
+      nodata: tiff.nodata,
+      metadata: b.metadata,
+      statistics: statisticsTags(b.metadata),
+    }));
+    this.nodata = representableNodata(tiff.nodata, tiff.dtype);
+    this.alphaBand = tiff.alphaBand;
+    this.nodataType = this.nodata !== null ? 'Nodata' : tiff.alphaBand !== null ? 'Alpha' : tiff.hasDatasetMask ? 'Mask' : 'None';
+    const dataBands: number[] = [];
+    for (let b = 1; b <= tiff.count; b++) if (b !== tiff.alphaBand) dataBands.push(b);
+    this.dataBands = dataBands;
+    this.colormap = tiff.palette ? new Map(tiff.palette.map((c, i) => [i, c])) : undefined;
+  }
+
+  readWindow(level: number, window: Window, bands: readonly number[], signal?: AbortSignal): Promise<GridWindowRead> {
+    return this.tiff.readWindow(level, window.col, window.row, window.width, window.height, bands, signal);
+  }
+}
+
+/** A PAM sidecar's SRS, or null when we cannot interpret it (the GeoKeys are used instead). */
+function crsOrNull(text: string): Crs | null {
+  try {
+    return parseCrs(text);
+  } catch {
+    return null;
+  }
+}
+
+function statisticsTags(metadata: Record<string, string>): Readonly<[number, number]> | null {
+  const lo = metadata['STATISTICS_MINIMUM'];
+  const hi = metadata['STATISTICS_MAXIMUM'];
+  return lo === undefined || hi === undefined ? null : Object.freeze([Number(lo), Number(hi)] as [number, number]);
+}

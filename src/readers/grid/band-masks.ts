@@ -1,0 +1,63 @@
+/**
+ * How validity is decided for a read (rio-tiler `read`): a nodata value (dataset or override)
+ * masks per band where value == nodata (NaN-aware); else an alpha band masks where alpha == 0;
+ * else the per-dataset mask band; else every pixel inside the raster is valid.
+ */
+import type { TypedArray } from '../../dtype.ts';
+import type { GridDataset } from '../../formats/grid-dataset.ts';
+
+export interface MaskPlan {
+  nodata: number | null;
+  /** 1-based alpha band to read along with the data, or null. */
+  alphaBand: number | null;
+  useDatasetMask: boolean;
+}
+
+export function planMasks(ds: GridDataset, nodataOverride: number | undefined): MaskPlan {
+  const nodata = nodataOverride ?? ds.nodata;
+  const alphaBand = nodata === null ? ds.alphaBand : null;
+  return { nodata, alphaBand, useDatasetMask: nodata === null && alphaBand === null && ds.levels[0].hasMask };
+}
+
+export function nodataMask(values: TypedArray, nodata: number): Uint8Array {
+  const n = values.length;
+  const m = new Uint8Array(n);
+  if (Number.isNaN(nodata)) {
+    for (let i = 0; i < n; i++) m[i] = values[i] !== values[i] ? 0 : 255;
+  } else {
+    for (let i = 0; i < n; i++) m[i] = values[i] === nodata ? 0 : 255;
+  }
+  return m;
+}
+
+export function nonZeroMask(values: TypedArray): Uint8Array {
+  const n = values.length;
+  const m = new Uint8Array(n);
+  for (let i = 0; i < n; i++) m[i] = values[i] !== 0 ? 255 : 0;
+  return m;
+}
+
+/** Resolve the per-band masks once the samples (and optional alpha / dataset mask) are known. */
+export function resolveMasks(
+  plan: MaskPlan,
+  bands: TypedArray[],
+  alpha: TypedArray | null,
+  datasetMask: Uint8Array | null,
+  inside: Uint8Array | null,
+  n: number,
+): Uint8Array[] {
+  if (plan.nodata !== null) {
+    const nd = plan.nodata;
+    return bands.map((b) => {
+      const m = nodataMask(b, nd);
+      if (inside) for (let i = 0; i < n; i++) m[i] &= inside[i];
+      return m;
+    });
+  }
+  let shared: Uint8Array;
+  if (alpha) shared = nonZeroMask(alpha);
+  else if (datasetMask) shared = nonZeroMask(datasetMask);
+  else shared = inside ? inside.slice() : new Uint8Array(n).fill(255);
+  if (inside && (alpha || datasetMask)) for (let i = 0; i < n; i++) shared[i] &= inside[i];
+  return bands.map(() => shared);
+}

@@ -1,0 +1,67 @@
+/**
+ * Files GDAL reads through more than the TIFF itself: PAM sidecars (`.aux.xml`), local
+ * engineering CRSs. Expected values: scripts/fixtures/real_files.py (rasterio 1.3 / GDAL 3.6.2).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { assertClose } from '../helpers/assert-close.ts';
+import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+
+interface Expected {
+  files: Record<string, { info: Record<string, unknown>; statistics: Record<string, Record<string, number>>; statistics_shape: number[] }>;
+}
+
+const expected = JSON.parse(readFileSync(fixture('realfiles', 'expected.json'), 'utf8')) as Expected;
+const url = (name: string): string => q(fixture('realfiles', name));
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(async () => {
+  await server.close();
+});
+
+describe('PAM sidecars (.aux.xml)', () => {
+  for (const name of ['dem_pam.tif', 'pam_precedence.tif', 'pam_georef.tif']) {
+    it(`${name}: /cog/info equals rasterio's`, async () => {
+      const r = await server.getJson<Record<string, unknown>>(`/cog/info?url=${url(name)}`);
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body, expected.files[name].info);
+    });
+    it(`${name}: /cog/statistics equals rio-tiler's`, async () => {
+      const r = await server.getJson<Record<string, Record<string, number>>>(`/cog/statistics?url=${url(name)}`);
+      assert.equal(r.status, 200);
+      const want = expected.files[name].statistics;
+      assert.deepEqual(Object.keys(r.body), Object.keys(want));
+      for (const b of Object.keys(want)) {
+        for (const k of ['min', 'max', 'mean', 'count', 'std', 'valid_pixels', 'masked_pixels']) {
+          assertClose(r.body[b][k], want[b][k], 1e-9, `${b}.${k}`);
+        }
+      }
+    });
+  }
+
+  it('dem_pam.tif: tilejson minmax comes from the sidecar statistics', async () => {
+    const r = await server.getJson<{ minmax?: number[][] }>(`/cog/WebMercatorQuad/tilejson.json?url=${url('dem_pam.tif')}`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.minmax, [[1000, 2500]]);
+  });
+
+  it('dem_pam.tif: a plain PNG preview is stretched over the stored min/max (not uniform grey)', async () => {
+    const r = await server.get(`/cog/preview.png?url=${url('dem_pam.tif')}`);
+    assert.equal(r.status, 200);
+    const png = Buffer.from(await r.arrayBuffer());
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    let lo = 255;
+    let hi = 0;
+    for (let i = 0; i < data.length; i += info.channels) {
+      lo = Math.min(lo, data[i]);
+      hi = Math.max(hi, data[i]);
+    }
+    // data spans exactly the stored [1000, 2500]: the stretch reaches both ends of 0..255
+    assert.ok(lo <= 1 && hi >= 254, `grey levels ${lo}..${hi}`);
+  });
+});
