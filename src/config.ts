@@ -50,6 +50,16 @@ export interface Config {
     maxBlockBytes: number;
     /** Largest POST body. */
     maxBodyBytes: number;
+    /** Most memory (band arrays, masks, windows, blocks, encoders) one request may hold at once. */
+    maxRequestBytes: number;
+    /** Memory held beyond `heavyRequestBytes` by all requests together (reservations). */
+    maxInflightBytes: number;
+    /** Requests estimated above this wait for a reservation; smaller ones never queue. */
+    heavyRequestBytes: number;
+    /** Requests waiting for a reservation at once; more get 503 + Retry-After. */
+    maxQueue: number;
+    /** A request running longer is cut with 503 (0 = no deadline). */
+    requestTimeoutMs: number;
   };
   /** Directory holding the built-in demo dataset. */
   demoDir: string;

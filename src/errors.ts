@@ -26,6 +26,8 @@ export type RastileErrorKind =
   | 'InvalidAlgorithmParams'
   | 'MaxSizeExceeded' // output or decode size over a configured cap
   | 'NoData' // nothing to return (mosaic with no granule/asset): 204
+  | 'Overloaded' // the server's memory for requests in flight is taken: retry later (503)
+  | 'RequestTimeout' // the request ran past RASTILE_REQUEST_TIMEOUT_MS (503)
   | 'Internal';
 
 export class RastileError extends Error {
@@ -57,4 +59,6 @@ export const Errors = {
   invalidExpression: (msg: string) => new RastileError('InvalidExpression', msg),
   invalidBandIndex: (msg: string) => new RastileError('InvalidBandIndex', msg),
   maxSize: (msg: string) => new RastileError('MaxSizeExceeded', msg),
+  overloaded: (msg: string) => new RastileError('Overloaded', msg),
+  requestTimeout: (msg: string) => new RastileError('RequestTimeout', msg),
 } as const;

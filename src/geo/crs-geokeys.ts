@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Errors } from '../errors.ts';
+import { localCrsFromGeoKeys } from './crs-local.ts';
 import type { Crs } from './crs-type.ts';
 import { crsFromDefinition, crsFromEpsg, identifyProj4 } from './crs-registry.ts';
 import { geoKeysWkt, type GeoKeyValue } from './geokeys-wkt.ts';
@@ -103,7 +104,14 @@ export function crsFromGeoKeys(keys: Map<number, GeoKeyValue>): Crs | null {
       // fall through to the parameters (e.g. a code epsg-index does not know)
     }
   }
-  if (pcs === undefined && gcs === undefined && !hasProjection && !keys.has(2050) && !keys.has(2056)) return null;
+  if (pcs === undefined && gcs === undefined && !hasProjection && !keys.has(2050) && !keys.has(2056)) {
+    // GDAL: no geographic/projected model but GeoKeys present → a local engineering CRS.
+    if (model !== 1 && model !== 2) {
+      const citation = keys.get(1026);
+      return localCrsFromGeoKeys(typeof citation === 'string' ? citation : undefined, num(3076));
+    }
+    return null;
+  }
 
   const named: Record<string, GeoKeyValue> = {};
   for (const [k, v] of keys) {

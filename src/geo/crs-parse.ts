@@ -5,7 +5,8 @@
 import { Errors } from '../errors.ts';
 import type { Crs } from './crs-type.ts';
 import { CRS84, crsFromDefinition, crsFromEpsg, crsFromEsri } from './crs-registry.ts';
-import { parseWkt, wktAuthority, WKT_ROOT_KEYWORDS } from './wkt-tree.ts';
+import { localCrsFromGeoKeys } from './crs-local.ts';
+import { parseWkt, wktAuthority, WKT_ROOT_KEYWORDS, type WktNode } from './wkt-tree.ts';
 
 const invalid = () => Errors.invalidCrs('invalid CRS format');
 
@@ -65,6 +66,7 @@ function parseUncached(input: string): Crs {
   if (s.startsWith('{')) return fromProjJson(s);
 
   const kw = /^([A-Za-z_]+)\s*[[(]/.exec(s)?.[1]?.toUpperCase();
+  if (kw === 'LOCAL_CS') return fromLocalCsWkt(s);
   if (kw && WKT_ROOT_KEYWORDS.includes(kw)) return fromWkt(s);
 
   if (/^\+?proj=|^\+init=/i.test(s) || /\s\+proj=/.test(s)) return fromProj4(s);
@@ -90,6 +92,16 @@ function fromWkt(s: string): Crs {
     }
   }
   return crsFromDefinition(s, s);
+}
+
+/** A WKT1 LOCAL_CS (as /info reports a local engineering CRS): its name and EPSG-coded unit. */
+function fromLocalCsWkt(s: string): Crs {
+  const root = parseWkt(s);
+  if (!root) throw invalid();
+  const name = typeof root.items[0] === 'string' ? root.items[0] : undefined;
+  const unit = root.items.find((i): i is WktNode => typeof i === 'object' && i.keyword.toUpperCase() === 'UNIT');
+  const auth = unit ? wktAuthority(unit) : null;
+  return localCrsFromGeoKeys(name, auth && auth.name.toUpperCase() === 'EPSG' ? Number(auth.code) : undefined);
 }
 
 function fromProj4(s: string): Crs {

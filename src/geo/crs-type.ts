@@ -9,4 +9,9 @@ export interface Crs {
   readonly isGeographic: boolean;
   /** WKT1 text, used by /info when the CRS has no authority code. */
   readonly wkt: string | null;
+  /**
+   * A local engineering CRS (WKT1 `LOCAL_CS`): plain x/y in some unit, with no relation to any
+   * datum. Coordinates can only be used in that CRS itself (`proj4` holds the WKT).
+   */
+  readonly engineering?: boolean;
 }

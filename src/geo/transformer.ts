@@ -3,6 +3,7 @@
  * x = east/longitude, y = north/latitude. Points that fail become NaN, as GDAL marks them failed.
  */
 import type { Crs } from './crs-type.ts';
+import { localCrsTransformError } from './crs-local.ts';
 import { sameCrs } from './crs-registry.ts';
 import { makeProj, projHandle, transformOne } from './proj4-lib.ts';
 import { geodeticProj4, longlatProj4 } from './proj4-string.ts';
@@ -147,6 +148,21 @@ class ProjTransformer implements Transformer {
   }
 }
 
+/** The transformer of a CRS to itself (used for local engineering CRSs, which proj4js cannot define). */
+class IdentityTransformer implements Transformer {
+  readonly isIdentity = true;
+  constructor(
+    readonly src: Crs,
+    readonly dst: Crs,
+  ) {}
+
+  forward(xs: Float64Array, ys: Float64Array): void {
+    for (let i = 0; i < xs.length; i++) {
+      if (!Number.isFinite(xs[i]!) || !Number.isFinite(ys[i]!)) xs[i] = ys[i] = NaN;
+    }
+  }
+}
+
 const cache = new Map<string, Transformer>();
 
 /** Transformer from `src` to `dst` (cached per pair). */
@@ -154,6 +170,11 @@ export function getTransformer(src: Crs, dst: Crs): Transformer {
   const key = `${src.id}\n${dst.id}`;
   let t = cache.get(key);
   if (!t) {
+    if (src.engineering || dst.engineering) {
+      // No datum: only the CRS itself relates to a local engineering CRS.
+      if (!sameCrs(src, dst)) throw localCrsTransformError(src, dst);
+      return new IdentityTransformer(src, dst);
+    }
     t = new ProjTransformer(src, dst);
     if (cache.size > 512) cache.clear();
     cache.set(key, t);

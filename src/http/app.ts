@@ -1,7 +1,9 @@
 /** Builds the Fastify application: hooks, error table, routers. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { installAdmission } from './admission.ts';
 import { installErrorHandlers } from './error-handler.ts';
+import { clientErrorHandler, frameworkErrors, installJsonParser, MAX_PARAM_LENGTH } from './request-limits.ts';
 import { registerAppRoutes } from './factories/app-routes.ts';
 import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
 import { registerColormapRoutes } from './factories/colormap-routes.ts';
@@ -30,12 +32,16 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
     // Fastify accepts a hop count at runtime; its typings omit `number`.
     trustProxy: config.trustProxy as boolean | string,
     // Query strings: keep repeated keys as arrays (`bidx=1&bidx=2`).
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler,
+    frameworkErrors,
   });
-  const services = options.services ?? createServices(config);
+  const services = options.services ?? createServices(config, { onReadPlan: (plan) => app.log.debug({ plan }, 'read plan') });
   const registry = new RouteRegistry();
 
-  installErrorHandlers(app);
+  installErrorHandlers(app, config.limits.maxBodyBytes);
+  installJsonParser(app);
+  installAdmission(app, config.limits);
   installResponseHeaders(app, config);
 
   registerAppRoutes(app, registry);

@@ -2,16 +2,26 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { RastileError } from '../errors.ts';
 import { STATUS_BY_KIND } from './error-status.ts';
-import { RequestValidationError } from './validation/issues.ts';
+import { JsonTooDeepError } from './request-limits.ts';
+import { RequestValidationError, type ValidationIssue } from './validation/issues.ts';
 
-export function installErrorHandlers(app: FastifyInstance): void {
+/** The 422 body; inputs echoed from a pathological request may not serialise (too deep, cyclic): drop them then. */
+function validationBody(issues: ValidationIssue[]): string {
+  try {
+    return JSON.stringify({ detail: issues });
+  } catch {
+    return JSON.stringify({ detail: issues.map(({ input: _input, ...rest }) => ({ ...rest, input: null })) });
+  }
+}
+
+export function installErrorHandlers(app: FastifyInstance, maxBodyBytes: number): void {
   app.setNotFoundHandler((_request, reply) => {
     void reply.code(404).send({ detail: 'Not Found' });
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof RequestValidationError) {
-      return reply.code(422).type('application/json').send(JSON.stringify({ detail: error.issues }));
+      return reply.code(422).type('application/json').send(validationBody(error.issues));
     }
     if (error instanceof RastileError) {
       const status = STATUS_BY_KIND[error.kind];
@@ -20,6 +30,14 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return reply.code(status).send({ detail: error.message });
     }
     const fastifyError = error as Partial<FastifyError>;
+    if (error instanceof JsonTooDeepError) {
+      return reply.code(422).send({
+        detail: [{ type: 'json_invalid', loc: ['body'], msg: error.message, input: null, ctx: { max_depth: error.limit } }],
+      });
+    }
+    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ detail: `Request body is larger than the limit of ${maxBodyBytes} bytes (RASTILE_MAX_BODY_MB)` });
+    }
     if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && fastifyError.statusCode === 400)) {
       return reply.code(422).send({
         detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: fastifyError.message ?? 'invalid JSON' } }],

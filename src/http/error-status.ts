@@ -30,5 +30,7 @@ export const STATUS_BY_KIND: Record<RastileErrorKind, number> = {
   InvalidAlgorithmParams: 400,
   MaxSizeExceeded: 400,
   NoData: 204,
+  Overloaded: 503,
+  RequestTimeout: 503,
   Internal: 500,
 };

@@ -4,6 +4,7 @@
  * for the OpenAPI document, so the docs cannot drift from what is served.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestDeadline } from './admission.ts';
 import { parseParams, type JsonSchema, type ParamDefs, type ParsedParams } from './validation/params.ts';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -120,7 +121,9 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
       };
       reply.raw.once('close', onClose);
       try {
-        const result = await spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal: controller.signal });
+        const deadline = requestDeadline(request); // RASTILE_REQUEST_TIMEOUT_MS
+        const signal = deadline ? AbortSignal.any([controller.signal, deadline]) : controller.signal;
+        const result = await spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal });
         return sendResult(reply, result);
       } finally {
         reply.raw.off('close', onClose);

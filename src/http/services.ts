@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { createBlockCache, type BlockCache } from '../formats/tiff/block-cache.ts';
 import { openTiffGrid } from '../formats/tiff/tiff-grid.ts';
 import { GridReader } from '../readers/grid/grid-reader.ts';
+import type { ReadPlan } from '../readers/grid/read-plan.ts';
 import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
 import { DatasetCache } from '../readers/grid/dataset-cache.ts';
@@ -23,7 +24,12 @@ export interface Services {
   earthdata?: EarthdataAuth;
 }
 
-export function createServices(config: Config): Services {
+export interface ServiceHooks {
+  /** Sees each dataset read's plan before it runs (the app logs it at debug level). */
+  onReadPlan?: (plan: ReadPlan) => void;
+}
+
+export function createServices(config: Config, hooks: ServiceHooks = {}): Services {
   const earthdata = config.earthdata ? earthdataAuth(config.earthdata) : undefined;
   const sources = createSourceOpener(
     earthdata && !config.sources.authHeaders ? { ...config.sources, authHeaders: (url) => earthdata.authHeaders(url) } : config.sources,
@@ -44,7 +50,7 @@ export function createServices(config: Config): Services {
     sources,
     blockCache,
     async openCog(url, signal) {
-      return new GridReader(await datasets.open(url, signal), limits);
+      return new GridReader(await datasets.open(url, signal), limits, hooks.onReadPlan);
     },
     cmr,
     ...(earthdata !== undefined ? { earthdata } : {}),

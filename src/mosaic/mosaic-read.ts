@@ -14,7 +14,7 @@ import { RastileError, type RastileErrorKind } from '../errors.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import { resizeNearest } from '../raster/resize.ts';
 import { batches, isSkippedError, NO_DATA_SKIP_KINDS, noItemsError } from './batched.ts';
-import type { PixelSelection } from './pixel-selection.ts';
+import type { PixelSelection } from './pixel-selection-type.ts';
 
 export interface MosaicReadOptions {
   method: PixelSelection;

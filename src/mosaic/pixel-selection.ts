@@ -16,25 +16,11 @@
  * - `count`: number of items with a valid sample per pixel (first band), one band, never masked;
  *   uint8 below 256 items.
  */
-import type { ImageData } from '../raster/image-data.ts';
+import type { PixelSelection, PixelSelectionName } from './pixel-selection-type.ts';
 import { createReplaceMethod } from './replace-methods.ts';
 import { createStackMethod } from './stack-methods.ts';
 
-export const PIXEL_SELECTION_METHODS = ['first', 'highest', 'lowest', 'mean', 'median', 'stdev', 'lastbandlow', 'lastbandhigh', 'count'] as const;
-export type PixelSelectionName = (typeof PIXEL_SELECTION_METHODS)[number];
-
-export interface PixelSelection {
-  readonly name: PixelSelectionName;
-  /** Adds one item's image (same width and height as the first one fed). */
-  feed(img: ImageData): void;
-  /**
-   * True when more items cannot change the result: only `first`, once every pixel is valid in
-   * every band (only the pixels where `cutline` is non-zero, when given).
-   */
-  isDone(cutline?: Uint8Array): boolean;
-  /** The mosaic, or null when nothing was fed. */
-  result(): ImageData | null;
-}
+export { PIXEL_SELECTION_METHODS, type PixelSelection, type PixelSelectionName } from './pixel-selection-type.ts';
 
 export function createPixelSelection(name: PixelSelectionName): PixelSelection {
   switch (name) {

@@ -17,7 +17,7 @@ import { castArray } from '../raster/cast-array.ts';
 import { promoteDtypes } from '../raster/dtype-promote.ts';
 import { Errors } from '../errors.ts';
 import { assertSameBands, mosaicImage } from './mosaic-image.ts';
-import type { PixelSelection } from './pixel-selection.ts';
+import type { PixelSelection } from './pixel-selection-type.ts';
 
 type ReplaceName = 'first' | 'highest' | 'lowest' | 'lastbandhigh' | 'lastbandlow';
 

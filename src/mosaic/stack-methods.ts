@@ -7,7 +7,7 @@
 import { allocate, isFloat, type DType, type TypedArray } from '../dtype.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import { assertSameBands, mosaicImage } from './mosaic-image.ts';
-import type { PixelSelection } from './pixel-selection.ts';
+import type { PixelSelection } from './pixel-selection-type.ts';
 
 type StackName = 'mean' | 'median' | 'stdev' | 'count';
 

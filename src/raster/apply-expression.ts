@@ -3,6 +3,7 @@ import type { CompiledExpression } from './expression/index.ts';
 import { describeExpression } from './expression/index.ts';
 import type { TypedArray } from '../dtype.ts';
 import type { ImageData } from './image-data.ts';
+import { chargeRequest } from '../util/request-budget.ts';
 
 /**
  * `img` holds the bands listed in `indexes` (1-based dataset band numbers, in that order),
@@ -18,6 +19,7 @@ export function applyExpression(img: ImageData, indexes: number[], expr: Compile
     descriptions[bandNumber - 1] = img.bandDescriptions[k]; // describeExpression reads band K at K-1
   });
   const n = img.width * img.height;
+  chargeRequest(n * 9 * Math.max(1, expr.blocks.length), `An expression over ${img.width}×${img.height} pixels`);
   const res = expr.evaluate(inputs, masks, n);
   return {
     ...img,

@@ -13,6 +13,7 @@
  */
 import { histogramOfDistinct, type HistogramBins } from './histogram.ts';
 import { allocate, dtypeOf, isFloat, type DType, type TypedArray } from '../dtype.ts';
+import { pyRound } from '../util/python.ts';
 
 export interface BandStatistics {
   min: number;
@@ -457,30 +458,4 @@ function scatter(src: Uint32Array, shift: number, mask: number, count: Uint32Arr
   } else {
     for (let i = 0; i < n; i++) dLo[count[(src[i] >>> shift) & mask]++] = sLo[i];
   }
-}
-
-/**
- * Python's round(x, ndigits): correctly rounded from the exact binary value, ties to even.
- * (Number.toFixed rounds ties away from zero, so the tie case is decided from the exact digits.)
- */
-export function pyRound(x: number, ndigits: number): number {
-  if (!Number.isFinite(x)) return x;
-  const exact = Math.abs(x).toFixed(100); // every double below 1e21 has a finite decimal expansion
-  const dot = exact.indexOf('.');
-  const cut = dot + 1 + ndigits;
-  const head = exact.slice(0, cut);
-  const rest = exact.slice(cut);
-  let up = false;
-  if (rest[0] > '5') up = true;
-  else if (rest[0] === '5') {
-    if (/[1-9]/.test(rest.slice(1))) up = true;
-    else {
-      const lastDigit = head[head.length - 1] === '.' ? head[head.length - 2] : head[head.length - 1];
-      up = Number(lastDigit) % 2 === 1;
-    }
-  }
-  let r = Number(head);
-  if (up) r += 10 ** -ndigits;
-  r = Number(r.toFixed(ndigits));
-  return x < 0 ? -r : r;
 }

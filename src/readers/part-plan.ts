@@ -4,6 +4,7 @@
  */
 import { type GeoTransform, geoTransformFromBounds, invertGeoTransform } from '../geo/affine.ts';
 import type { Bounds, Window } from '../geo/bounds.ts';
+import { pyRound } from '../util/python.ts';
 
 export interface SizeOptions {
   width?: number;
@@ -34,12 +35,6 @@ export function outputSize(size: SizeOptions, srcHeight: number, srcWidth: numbe
     else width = Math.ceil(height! / ratio);
   }
   return [height ?? Math.max(1, pyRound(srcHeight)), width ?? Math.max(1, pyRound(srcWidth))];
-}
-
-/** Python's round(): half to even. */
-export function pyRound(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 /** rasterio windows.from_bounds: the pixel window spanned by `bounds` (any affine geotransform). */

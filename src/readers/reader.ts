@@ -61,3 +61,13 @@ export interface DatasetReader {
   /** The 1×1 image of the pixel containing the point (rio-tiler `point`); outside → PointOutsideBounds. `pointValues` turns it into /point JSON. */
   point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<ImageData>;
 }
+
+/**
+ * The part read a tile is (rio-tiler `tile` → `part`): the tile's bounds in the TMS CRS, read
+ * in that CRS at the tile size. Whoever calls it has checked `tileExists` once for the tile.
+ */
+export function tilePartRequest<R extends TileRequest>(tms: TileMatrixSet, x: number, y: number, z: number, req: R): Omit<R, 'tilesize'> & PartRequest {
+  const m = tms.matrix(z);
+  const { tilesize, ...rest } = req;
+  return { ...rest, bounds: tms.tileBounds(x, y, z), dstCrs: tms.crs, width: tilesize ?? m.tileWidth, height: tilesize ?? m.tileHeight };
+}

@@ -19,7 +19,8 @@ import { abortError } from '../sources/abort.ts';
 import { Deadline } from '../sources/deadline.ts';
 import { RASTILE_VERSION } from '../version.ts';
 import { coverageArea, granuleSearchParams, spatialFilter } from './cmr-params.ts';
-import { CoverageTracker, footprintKey } from './coverage.ts';
+import { CoverageTracker } from './coverage.ts';
+import { footprintKey } from './footprint-key.ts';
 import { parseGranule } from './parse-granule.ts';
 import type { Granule, GranuleQuery, SearchArea } from './types.ts';
 

@@ -10,6 +10,8 @@
  *
  * Buffers come in power-of-two size classes (from 64 KiB), so a buffer given back serves any
  * later request of its class. Only buffers this pool handed out are taken back, each once.
+ * Buffers bigger than the pool's budget are plain exact-size allocations, never retained: the
+ * garbage collector frees them as soon as the request drops them.
  */
 import { allocate, bytesPerSample, dtypeCtor, type DType, type TypedArray } from '../dtype.ts';
 
@@ -74,6 +76,9 @@ export class BufferPool {
   }
 
   private take(n: number): ArrayBuffer {
+    // Larger than the pool could ever keep: exactly `n` bytes, not the next power of two (a 134 MB
+    // warp coordinate array must not commit 256 MB), and never taken back (`lent` does not know it).
+    if (ceilPow2(n) > this.maxBytes) return new ArrayBuffer(n);
     const size = ceilPow2(n);
     const list = this.free.get(size);
     let buf = list?.pop();

@@ -65,3 +65,53 @@ describe('PAM sidecars (.aux.xml)', () => {
     assert.ok(lo <= 1 && hi >= 254, `grey levels ${lo}..${hi}`);
   });
 });
+
+describe('local engineering CRS (LOCAL_CS)', () => {
+  const name = 'local_cs.tif';
+  it('/cog/info equals rasterio\'s (WKT crs)', async () => {
+    const r = await server.getJson<Record<string, unknown>>(`/cog/info?url=${url(name)}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, expected.files[name].info);
+  });
+  it('/cog/statistics equals rio-tiler\'s', async () => {
+    const r = await server.getJson<Record<string, Record<string, number>>>(`/cog/statistics?url=${url(name)}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const want = expected.files[name].statistics;
+    for (const b of Object.keys(want)) {
+      for (const k of ['min', 'max', 'mean', 'count', 'std', 'valid_pixels', 'masked_pixels']) assertClose(r.body[b][k], want[b][k], 1e-9, `${b}.${k}`);
+    }
+  });
+  it('/cog/preview and /cog/bbox in the dataset CRS render', async () => {
+    const p = await server.get(`/cog/preview.png?url=${url(name)}`);
+    assert.equal(p.status, 200);
+    const meta = await sharp(Buffer.from(await p.arrayBuffer())).metadata();
+    assert.deepEqual([meta.width, meta.height], [80, 64]);
+    const b = await server.get(`/cog/bbox/100,80,500,400.png?url=${url(name)}&coord_crs=${q(String(expected.files[name].info.crs))}`);
+    assert.equal(b.status, 200);
+    const bm = await sharp(Buffer.from(await b.arrayBuffer())).metadata();
+    assert.deepEqual([bm.width, bm.height], [40, 32]);
+  });
+  it('/cog/info.geojson falls back to world bounds like rio-tiler', async () => {
+    const r = await server.getJson<{ bbox: number[] }>(`/cog/info.geojson?url=${url(name)}`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.bbox, [-180, -90, 180, 90]);
+  });
+  it('a WebMercatorQuad tile is a clear 400', async () => {
+    const r = await server.getJson<{ detail: string }>(`/cog/tiles/WebMercatorQuad/0/0/0.png?url=${url(name)}`);
+    assert.equal(r.status, 400);
+    assert.match(r.body.detail, /local engineering CRS "Cartesian \(Meter\)"/);
+  });
+});
+
+describe('not a TIFF: the format found is named', () => {
+  for (const [name, format] of [
+    ['netcdf3.nc', 'a NetCDF-3 \\(classic\\) file'],
+    ['netcdf4.nc', 'an HDF5 \\(or NetCDF-4\\) file'],
+  ] as const) {
+    it(`${name}: 400 naming ${format.replace(/\\/g, '')} and the array backend`, async () => {
+      const r = await server.getJson<{ detail: string }>(`/cog/info?url=${url(name)}`);
+      assert.equal(r.status, 400);
+      assert.match(r.body.detail, new RegExp(`is not a TIFF file: it is ${format}; NetCDF/HDF5/Zarr files are read by an array backend \\(/zarr\\), which this server does not have yet`));
+    });
+  }
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bandStatistics, pyRound, type BandStatistics, type StatisticsOptions } from '../../src/raster/statistics.ts';
+import { bandStatistics, type BandStatistics, type StatisticsOptions } from '../../src/raster/statistics.ts';
+import { pyRound } from '../../src/util/python.ts';
 import { loadArray, loadJson, num, type ArrayRef } from './fixture-data.ts';
 
 interface Case {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { isRastileError } from '../../src/errors.ts';
 import type { Bounds } from '../../src/geo/bounds.ts';
 import { CmrClient, type CmrClientOptions } from '../../src/search/cmr-client.ts';
-import { sameFootprint } from '../../src/search/coverage.ts';
+import { sameFootprint } from '../../src/search/footprint-key.ts';
 import { parseGranule } from '../../src/search/parse-granule.ts';
 import type { Granule, GranuleQuery, SearchArea } from '../../src/search/types.ts';
 import { NO_COLLECTION_MESSAGE, startCmrStandin, type CmrStandin, type CmrStandinOptions, type UmmItem } from '../helpers/cmr-standin.ts';

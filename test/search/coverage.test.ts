@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Bounds } from '../../src/geo/bounds.ts';
 import type { Geometry } from '../../src/geo/geometry.ts';
-import { CoverageTracker, footprintKey, grownBox, isCovered, pointInFootprint, pointInRing, sameFootprint, type CoverageArea } from '../../src/search/coverage.ts';
+import { CoverageTracker, grownBox, isCovered, pointInFootprint, pointInRing, type CoverageArea } from '../../src/search/coverage.ts';
+import { footprintKey, sameFootprint } from '../../src/search/footprint-key.ts';
 import { boxRing } from '../../src/search/footprint.ts';
 import { GRANULE_FIXTURES } from './granule-fixtures.ts';
 

@@ -57,3 +57,17 @@ describe('BufferPool', () => {
     assert.notEqual(pool.bytes(512 * KiB).buffer, olds[0].buffer);
   });
 });
+
+describe('BufferPool, large buffers', () => {
+  it('allocates buffers bigger than its budget at their exact size and never keeps them', () => {
+    const pool = new BufferPool(1024 * KiB);
+    const big = pool.bytes(3000 * KiB);
+    assert.equal(big.buffer.byteLength, 3000 * KiB, 'not rounded up to 4 MiB');
+    assert.ok(!pool.owns(big.buffer));
+    pool.release(big.buffer);
+    pool.releaseLater([big.buffer]);
+    assert.equal(pool.bytesKept, 0);
+    const f = pool.array('float64', 300 * KiB);
+    assert.equal(f.buffer.byteLength, 2400 * KiB);
+  });
+});

@@ -6,6 +6,7 @@
  * memo of the adapter, so cogeotiff reuses them.
  */
 import { Errors } from '../../errors.ts';
+import { sniffFormat } from '../sniff.ts';
 
 export const MAX_IFDS = 4096;
 /** More tags than any real TIFF directory carries (GDAL writes ~20–40). */
@@ -33,7 +34,11 @@ export async function scanIfdChain(reader: RangeReader, what: string): Promise<I
   const head = await read(0, READ_SIZE);
   if (head.length < 8) throw Errors.invalidFormat(`${what} is not a TIFF file (only ${head.length} bytes)`);
   const order = String.fromCharCode(head[0], head[1]);
-  if (order !== 'II' && order !== 'MM') throw Errors.invalidFormat(`${what} is not a TIFF file (bad byte-order mark)`);
+  if (order !== 'II' && order !== 'MM') {
+    const found = sniffFormat(head);
+    if (found) throw Errors.invalidFormat(`${what} is not a TIFF file: it is ${found.name}; ${found.hint}`);
+    throw Errors.invalidFormat(`${what} is not a TIFF file (bad byte-order mark)`);
+  }
   const le = order === 'II';
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const version = view.getUint16(2, le);

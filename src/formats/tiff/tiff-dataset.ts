@@ -8,7 +8,7 @@
 import { Errors, isRastileError } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
 import type { DType, TypedArray } from '../../dtype.ts';
-import { representableNodata } from '../../dtype.ts';
+import { bytesPerSample, representableNodata } from '../../dtype.ts';
 import type { Rgba } from '../../color.ts';
 import type { Source } from '../../sources/source.ts';
 import type { BlockCache, DecodedBlock } from './block-cache.ts';
@@ -17,7 +17,7 @@ import { readBlock } from './block-reader.ts';
 import type { DatasetMeta, TiffBandMeta } from './dataset-meta.ts';
 import { DATASET_TAGS, describeDataset } from './dataset-meta.ts';
 import type { IfdLayout } from './ifd-layout.ts';
-import { blocksPerPlane, rowsInBlock } from './ifd-layout.ts';
+import { blocksPerPlane, rowsInBlock, samplesPerBlock } from './ifd-layout.ts';
 import type { LevelSource, Plane } from './levels.ts';
 import { assembleLevels } from './levels.ts';
 import type { TiffFile } from './tiff-file.ts';
@@ -27,6 +27,7 @@ import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 
 export type { TiffBandMeta } from './dataset-meta.ts';
 
@@ -240,6 +241,11 @@ export class TiffDataset {
     signal?.throwIfAborted();
     const win: WindowRect = { col, row, width, height };
     const unique = [...new Set(bands)];
+    chargeRequest(
+      (bands.length * bytesPerSample(this.dtype) + (src.mask !== null ? 1 : 0)) * width * height,
+      `Reading a ${width}×${height} window of ${bands.length} band(s) of '${this.source.url}'`,
+    );
+    const decoded = { bytes: 0 }; // blocks this read decodes: held until they are copied
     const arrays = new Map<number, TypedArray>();
     for (const b of unique) arrays.set(b, BUFFER_POOL.array(this.dtype, width * height));
     const tasks: Promise<void>[] = [];
@@ -248,7 +254,7 @@ export class TiffDataset {
     forEachBlock(layout, win, (blockIndex, x0, y0) => {
       if (layout.planar === 1) {
         tasks.push(
-          this.block(src.image, blockIndex, false).then((block) => {
+          this.block(src.image, blockIndex, false, decoded).then((block) => {
             for (const b of unique) copyBlockIntoWindow(block.planes[b - 1], block.width, block.height, x0, y0, win, arrays.get(b)!);
           }),
         );
@@ -256,7 +262,7 @@ export class TiffDataset {
         for (const b of unique) {
           const index = (b - 1) * blocksPerPlane(layout) + blockIndex;
           tasks.push(
-            this.block(src.image, index, false).then((block) => {
+            this.block(src.image, index, false, decoded).then((block) => {
               copyBlockIntoWindow(block.planes[0], block.width, block.height, x0, y0, win, arrays.get(b)!);
             }),
           );
@@ -271,14 +277,18 @@ export class TiffDataset {
       const maskPlane = src.mask;
       forEachBlock(maskPlane.layout, win, (blockIndex, x0, y0) => {
         tasks.push(
-          this.block(maskPlane, blockIndex, true).then((block) => {
+          this.block(maskPlane, blockIndex, true, decoded).then((block) => {
             copyBlockIntoWindow(block.planes[0], block.width, block.height, x0, y0, win, m);
           }),
         );
       });
     }
 
-    await raceAbort(Promise.all(tasks), signal, 'TIFF block');
+    try {
+      await raceAbort(Promise.all(tasks), signal, 'TIFF block');
+    } finally {
+      releaseRequest(decoded.bytes);
+    }
     const seen = new Set<number>();
     const out = bands.map((b) => {
       const arr = arrays.get(b)!;
@@ -292,17 +302,22 @@ export class TiffDataset {
   }
 
   /** Decoded block through the shared cache. */
-  private block(plane: Plane, index: number, mask: boolean): Promise<DecodedBlock> {
+  private block(plane: Plane, index: number, mask: boolean, decoded: { bytes: number }): Promise<DecodedBlock> {
     const url = plane.file.source.url;
     const key = blockKey(url, plane.layout.index, index) + (mask ? 'm' : '');
-    return this.cache.get(key, () =>
-      readBlock(plane.file.source, plane.layout, index, {
+    return this.cache.get(key, () => {
+      // charged to the request that decodes it (a cache hit costs nothing)
+      const l = plane.layout;
+      const bytes = l.blockWidth * l.blockHeight * (mask ? 1 : samplesPerBlock(l) * bytesPerSample(l.dtype));
+      chargeRequest(bytes, `Decoding a ${l.blockWidth}×${l.blockHeight} block of '${url}'`);
+      decoded.bytes += bytes;
+      return readBlock(plane.file.source, plane.layout, index, {
         maxBlockBytes: this.maxBlockBytes,
         fill: this.fill,
         mask,
         what: `TIFF file '${url}'`,
-      }),
-    );
+      });
+    });
   }
 }
 

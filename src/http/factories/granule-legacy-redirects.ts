@@ -23,7 +23,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
 import { bboxPathParams } from '../params/coordinates.ts';
-import { pyFloat } from '../py-repr.ts';
+import { pyFloatRepr } from '../../util/python.ts';
 import { encodePairs, queryPairs } from '../query-string.ts';
 import { registerRoute, type HandlerResult, type RouteRegistry } from '../route.ts';
 import { fail, Problems } from '../validation/issues.ts';
@@ -85,7 +85,7 @@ const tmsParam = { tileMatrixSetId: P.str().path() };
 const fmtParam = { format: P.str().path() };
 const sizeParams = { width: P.int().path(), height: P.int().path() };
 const zxy = { z: P.int().path(), x: P.int().path(), y: tileRow.path() };
-const bboxPath = (p: { minx: number; miny: number; maxx: number; maxy: number }): string => [p.minx, p.miny, p.maxx, p.maxy].map(pyFloat).join(',');
+const bboxPath = (p: { minx: number; miny: number; maxx: number; maxy: number }): string => [p.minx, p.miny, p.maxx, p.maxy].map(pyFloatRepr).join(',');
 
 function route<D extends ParamDefs>(r: LegacyRoute<D>): LegacyRoute<ParamDefs> {
   return r as unknown as LegacyRoute<ParamDefs>;

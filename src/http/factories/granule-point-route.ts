@@ -9,7 +9,7 @@ import { lonLatPathParams } from '../params/coordinates.ts';
 import { coordCrsParam } from '../params/crs.ts';
 import { datasetParams, readOptions } from '../params/dataset.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
-import type { GranuleBackend } from './granule-raster-router.ts';
+import type { GranuleBackend } from './granule-backend.ts';
 
 export function registerGranulePointRoute(app: FastifyInstance, registry: RouteRegistry, backend: GranuleBackend): void {
   const { prefix } = backend;

@@ -19,33 +19,17 @@ import { granuleQueryFromParams, RASTER_COVERAGE_TOLERANCE } from '../../search/
 import type { Granule } from '../../search/types.ts';
 import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
-import { granuleSearchParams, legacyGranuleSearchAliases } from '../params/granule-search.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
-import type { ImageBackend } from './backend.ts';
+import { granuleRasterBackendParams, type GranuleBackend } from './granule-backend.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
-import { granuleLayer, granuleRasterParams } from './granule-raster-params.ts';
+import { granuleLayer } from './granule-raster-params.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
 
 const TAG = 'Granule mosaics (raster files)';
-
-const granuleRasterBackendParams = {
-  ...granuleSearchParams({ coverageTolerance: RASTER_COVERAGE_TOLERANCE }),
-  ...legacyGranuleSearchAliases,
-  ...granuleRasterParams,
-};
-
-export type GranuleRasterParams = typeof granuleRasterBackendParams;
-
-/**
- * An ImageBackend whose readers are granule mosaics (the granule-specific routes use their extra
- * methods). No whole-dataset preview (the search area may be the world) and its own per-granule
- * point route.
- */
-export type GranuleBackend = ImageBackend<GranuleRasterParams, GranuleMosaicReader>;
 
 function granuleRasterBackend(services: Services, prefix: string): GranuleBackend {
   const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));

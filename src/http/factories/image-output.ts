@@ -7,7 +7,7 @@ import { applyAlgorithm, validateAlgorithmParams } from '../../raster/algorithms
 import { getColormap, type ColorMap } from '../../raster/colormap/index.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { IMAGE_FORMATS, mediaType, renderImage, type ColorFormula, type ImageFormat } from '../../raster/render/index.ts';
-import { pyFloat } from '../py-repr.ts';
+import { pyFloatRepr } from '../../util/python.ts';
 import type { HandlerResult, ResponseDoc } from '../route.ts';
 
 /** OpenAPI responses of an image endpoint: one media type per output format. */
@@ -42,7 +42,7 @@ function colormapOf(p: RenderChoice): ColorMap | undefined {
 }
 
 function imageHeaders(img: ImageData): Record<string, string> {
-  const headers: Record<string, string> = { 'content-bbox': img.bounds.map(pyFloat).join(',') };
+  const headers: Record<string, string> = { 'content-bbox': img.bounds.map(pyFloatRepr).join(',') };
   const uri = crsUri(img.crs);
   if (uri) headers['content-crs'] = `<${uri}>`;
   return headers;

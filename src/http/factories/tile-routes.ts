@@ -1,6 +1,5 @@
 /** Tiles, TileJSON, the map page and WMTS capabilities (TiTiler 2.x semantics, `tilesize`). */
 import type { FastifyInstance } from 'fastify';
-import { Errors } from '../../errors.ts';
 import type { Bounds } from '../../geo/bounds.ts';
 import { getTileMatrixSet, type TileMatrixLimits, type TileMatrixSet } from '../../geo/tms.ts';
 import { IMAGE_FORMATS } from '../../raster/render/index.ts';
@@ -77,7 +76,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
         tms.matrix(p.z); // 400 for zooms the TMS cannot define
-        if (!reader.tileExists(tms, p.x, p.y, p.z)) throw Errors.tileOutsideBounds(p.x, p.y, p.z);
+        // reader.tile tests tileExists (once per tile) and answers TileOutsideBounds
         const img = await reader.tile(tms, p.x, p.y, p.z, { ...readOptions(p), tilesize: p.tilesize, buffer: p.buffer, padding: p.padding }, signal);
         const shown = post(img);
         try {

@@ -6,7 +6,7 @@
  * TiTiler clients rely on the 422 bodies. Parsers are plain functions returning a value or a
  * ProblemBox, so the hot path throws nothing.
  */
-import { pyFloat as pythonFloat } from '../../raster/render/py-float.ts';
+import { pyFloat as pythonFloat } from '../../util/python.ts';
 import { fail, isProblem, Problems, RequestValidationError, type Problem, type ProblemBox, type ValidationIssue } from './issues.ts';
 
 export type JsonSchema = Record<string, unknown>;

@@ -4,6 +4,7 @@
  */
 import { Errors } from '../../errors.ts';
 import type { ImageData } from '../image-data.ts';
+import { chargeRequest } from '../../util/request-budget.ts';
 import { type AlgorithmDef, type AlgorithmId, DEFINITIONS } from './definitions.ts';
 import { type AlgorithmParams, paramJsonSchema, validateParams } from './params.ts';
 
@@ -55,5 +56,6 @@ export function validateAlgorithmParams(id: string, params: Record<string, unkno
 
 /** Applies a validated algorithm; wrong band counts or unusable images throw `BadRequest`. */
 export function applyAlgorithm(id: string, params: AlgorithmParams, img: ImageData): ImageData {
+  chargeRequest(img.width * img.height * 8 * Math.max(1, img.bands.length), `The ${id} algorithm on ${img.bands.length} band(s) of ${img.width}×${img.height}`);
   return definition(id).apply(params, img);
 }

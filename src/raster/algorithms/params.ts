@@ -5,8 +5,7 @@
  * (bool/str/float coercions, message wording), which no JSON-schema validator reproduces.
  */
 import { RastileError } from '../../errors.ts';
-import { pyFloat } from '../render/py-float.ts';
-import { constraintText, pyRepr, pyTypeName } from './py-repr.ts';
+import { constraintText, pyFloat, pyRepr, pyTypeName } from '../../util/python.ts';
 
 export interface ParamSpec {
   name: string;

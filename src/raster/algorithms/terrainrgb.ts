@@ -11,7 +11,7 @@ import { castInt32 } from '../numpy-cast.ts';
 import { FLOAT64_TINY, roundHalfEven } from './numeric.ts';
 import { makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
-import { pyFloatRepr } from './py-repr.ts';
+import { pyFloatRepr } from '../../util/python.ts';
 
 const MAX_RANGE = 256 ** 3;
 

@@ -11,7 +11,7 @@
  * Stricter than TiTiler (which answers 500 later, when the formula is applied): missing
  * arguments, gamma ≤ 0 or NaN, and a sigmoidal bias outside 0..1 are rejected here.
  */
-import { pyFloat } from './py-float.ts';
+import { pyFloat } from '../../util/python.ts';
 
 export type ColorOperation =
   | { readonly op: 'gamma'; readonly bands: readonly number[]; readonly g: number }

@@ -23,6 +23,7 @@ import { rescaleCanvas } from './rescale.ts';
 import { colormapToRgba } from './fast-colormap-png.ts';
 import { encodePng } from './png-encoder.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { chargeRequest } from '../../util/request-budget.ts';
 
 export interface RenderOptions {
   /** undefined = automatic choice (§5.2): PNG if any pixel is transparent, else JPEG. */
@@ -46,6 +47,7 @@ export async function renderImage(img: ImageData, options: RenderOptions): Promi
   if (options.format === 'jp2') {
     throw new RastileError('UnsupportedFeature', 'JPEG2000 output is not supported by this server');
   }
+  chargeRequest(img.width * img.height * (img.bands.length + 13), `Rendering a ${img.width}×${img.height} image of ${img.bands.length} band(s)`); // rescaled planes, RGBA, PNG scanlines and deflate output
   const fast = await tryFastColormapPng(img, options);
   if (fast) return fast;
   const canvas = postProcess(img, options);

@@ -2,7 +2,7 @@
  * The `rescale` query parameter (§2.2): each value loses its `[`, `]` and `|` characters, is split
  * on `,` and must give exactly two Python floats (`0,1000`, `[0, 1000]`, `-3.4e38,inf`).
  */
-import { pyFloat } from './py-float.ts';
+import { pyFloat } from '../../util/python.ts';
 
 /** A validation failure the HTTP layer reports as a 422 `value_error` with this text. */
 export interface ProblemText {

@@ -39,3 +39,19 @@ export function levelFactors(levels: readonly LevelSize[], level: number): [numb
   const l = levels[level];
   return [base.width / l.width, base.height / l.height];
 }
+
+/**
+ * The implicit overviews GDAL gives a warped VRT of `width × height`: one per source overview,
+ * sized VRT size / (source width / overview width), rounded; [0] is the VRT itself.
+ */
+export function warpedOverviews(levels: readonly LevelSize[], width: number, height: number): LevelSize[] {
+  const out: LevelSize[] = [{ width, height }];
+  for (let i = 1; i < levels.length; i++) {
+    const ratio = levels[0].width / levels[i].width;
+    const w = Math.floor(width / ratio + 0.5);
+    const h = Math.floor(height / ratio + 0.5);
+    if (w < 1 || h < 1) break;
+    out.push({ width: w, height: h });
+  }
+  return out;
+}

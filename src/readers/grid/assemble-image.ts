@@ -4,6 +4,7 @@ import type { Crs } from '../../geo/crs.ts';
 import type { TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
+import { chargeRequest } from '../../util/request-budget.ts';
 
 export function assembleImage(
   ds: GridDataset,
@@ -21,6 +22,7 @@ export function assembleImage(
   let dtype = ds.dtype;
   let stats = datasetStatistics(ds, indexes);
   if (unscale) {
+    chargeRequest(bands.length * grid.width * grid.height * 4, `Unscaling ${bands.length} band(s) to float32`);
     outBands = bands.map((b, k) => {
       const out = new Float32Array(b.length);
       const s = scales[k];

@@ -5,6 +5,7 @@
  */
 import type { TypedArray } from '../../dtype.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
+import { chargeRequest } from '../../util/request-budget.ts';
 
 export interface MaskPlan {
   nodata: number | null;
@@ -46,6 +47,7 @@ export function resolveMasks(
   inside: Uint8Array | null,
   n: number,
 ): Uint8Array[] {
+  chargeRequest(n * (plan.nodata !== null ? bands.length : 1), `${plan.nodata !== null ? bands.length : 1} mask(s) of ${n} pixels`);
   if (plan.nodata !== null) {
     const nd = plan.nodata;
     return bands.map((b) => {

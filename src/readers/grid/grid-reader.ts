@@ -3,21 +3,22 @@
  * an HDF5/NetCDF/Zarr variable next). Everything format-specific stays behind the GridDataset.
  */
 import { Errors } from '../../errors.ts';
-import { boundsFromGeoTransform, geoTransformFromBounds, invertGeoTransform, type GeoTransform } from '../../geo/affine.ts';
+import { geoTransformFromBounds, invertGeoTransform, type GeoTransform } from '../../geo/affine.ts';
 import { boundsAreFinite, boundsIntersect, type Bounds } from '../../geo/bounds.ts';
 import { sameCrs, type Crs } from '../../geo/crs.ts';
 import { suggestedWarpOutput } from '../../geo/suggested-warp.ts';
 import type { TileMatrixSet } from '../../geo/tms.ts';
 import { datasetGeographicBounds, transformBounds, transformPoint } from '../../geo/transform.ts';
 import type { ImageData } from '../../raster/image-data.ts';
-import { applyBuffer, outputSize, vrtGrid, windowFromBounds, boundsOfWindow, roundWindowOutward } from '../part-plan.ts';
+import { windowFromBounds } from '../part-plan.ts';
 import type { ReadOptions } from '../read-options.ts';
-import type { DatasetReader, PartRequest, PreviewRequest, TileRequest } from '../reader.ts';
+import { tilePartRequest, type DatasetReader, type PartRequest, type PreviewRequest, type TileRequest } from '../reader.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
 import { LruCache } from '../../util/lru-cache.ts';
 import type { Info } from '../info.ts';
 import { datasetInfo } from './info.ts';
-import { readWarpedImage } from './read-warped.ts';
+import { executePlan } from './execute-plan.ts';
+import { planPart, planPreview, type ReadPlan } from './read-plan.ts';
 import { readWindowImage } from './read-window.ts';
 
 export interface ReaderLimits {
@@ -47,6 +48,8 @@ export class GridReader implements DatasetReader {
   constructor(
     private readonly ds: GridDataset,
     private readonly limits: ReaderLimits,
+    /** Sees every read plan before it runs (the server logs them at debug level). */
+    private readonly onPlan?: (plan: ReadPlan) => void,
   ) {}
 
   get crs(): Crs {
@@ -109,67 +112,26 @@ export class GridReader implements DatasetReader {
     return out as GeoTransform;
   }
 
-  async part(req: PartRequest, signal?: AbortSignal): Promise<ImageData> {
-    if (req.buffer && req.buffer % 0.5) throw Errors.badRequest('`buffer` must be a multiple of `0.5` (e.g: 0.5, 1, 1.5, ...).');
-    const dstCrs = req.dstCrs ?? this.ds.crs;
-    let bounds = req.bounds;
-    if (req.boundsCrs && !sameCrs(req.boundsCrs, dstCrs)) bounds = transformBounds(req.boundsCrs, dstCrs, bounds, 21);
-    const size = { width: req.width, height: req.height, maxSize: req.maxSize };
-
-    if (!sameCrs(dstCrs, this.ds.crs)) {
-      const native = this.nativeGridIn(dstCrs);
-      let grid = vrtGrid(bounds, native, size, req.alignBoundsWithDataset ?? false);
-      let [height, width] = outputSize(size, grid.height, grid.width, false);
-      if (req.buffer) {
-        const b = applyBuffer(req.buffer, grid.bounds, height, width);
-        height = b.height;
-        width = b.width;
-        grid = vrtGrid(b.bounds, native, { width, height }, req.alignBoundsWithDataset ?? false);
-      }
-      this.checkSize(width, height);
-      return readWarpedImage(this.ds, { crs: dstCrs, ...grid }, width, height, req, this.limits.maxReadPixels, signal);
-    }
-
-    let window = windowFromBounds(bounds, this.ds.geoTransform);
-    if (req.alignBoundsWithDataset) {
-      window = roundWindowOutward(window);
-      bounds = boundsOfWindow(window, this.ds.geoTransform);
-    }
-    let [height, width] = outputSize(size, window.height, window.width, true);
-    if (req.buffer) {
-      const b = applyBuffer(req.buffer, bounds, height, width);
-      height = b.height;
-      width = b.width;
-      window = windowFromBounds(b.bounds, this.ds.geoTransform);
-    }
-    this.checkSize(width, height);
-    return readWindowImage(this.ds, window, width, height, req, signal);
+  /** The read plan of a part (pure: no I/O); `part` executes it. */
+  planPart(req: PartRequest): ReadPlan {
+    return planPart(this.ds, req, (crs) => this.nativeGridIn(crs));
   }
 
-  async preview(req: PreviewRequest, signal?: AbortSignal): Promise<ImageData> {
-    const { width: W, height: H } = this.ds;
-    const size = { width: req.width, height: req.height, maxSize: req.maxSize };
-    if (req.dstCrs && !sameCrs(req.dstCrs, this.ds.crs)) {
-      const out = suggestedWarpOutput(this.ds.crs, req.dstCrs, W, H, this.ds.geoTransform);
-      const gt = out.geoTransform;
-      const bounds = boundsFromGeoTransform(gt, out.width, out.height);
-      const [height, width] = outputSize(size, out.height, out.width, false);
-      this.checkSize(width, height);
-      return readWarpedImage(this.ds, { crs: req.dstCrs, bounds, geoTransform: gt, width: out.width, height: out.height }, width, height, req, this.limits.maxReadPixels, signal);
-    }
-    const [height, width] = outputSize(size, H, W, false);
-    this.checkSize(width, height);
-    return readWindowImage(this.ds, { col: 0, row: 0, width: W, height: H }, width, height, req, signal);
+  planPreview(req: PreviewRequest): ReadPlan {
+    return planPreview(this.ds, req);
+  }
+
+  part(req: PartRequest, signal?: AbortSignal): Promise<ImageData> {
+    return this.execute(this.planPart(req), req.dstCrs ?? this.ds.crs, req, signal);
+  }
+
+  preview(req: PreviewRequest, signal?: AbortSignal): Promise<ImageData> {
+    return this.execute(this.planPreview(req), req.dstCrs ?? this.ds.crs, req, signal);
   }
 
   async tile(tms: TileMatrixSet, x: number, y: number, z: number, req: TileRequest, signal?: AbortSignal): Promise<ImageData> {
     if (!this.tileExists(tms, x, y, z)) throw Errors.tileOutsideBounds(x, y, z);
-    const m = tms.matrix(z);
-    const bounds = tms.tileBounds(x, y, z);
-    return this.part(
-      { ...req, bounds, dstCrs: tms.crs, width: req.tilesize ?? m.tileWidth, height: req.tilesize ?? m.tileHeight },
-      signal,
-    );
+    return this.part(tilePartRequest(tms, x, y, z, req), signal);
   }
 
   async point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<ImageData> {
@@ -183,9 +145,11 @@ export class GridReader implements DatasetReader {
     return readWindowImage(this.ds, { col, row, width: 1, height: 1 }, 1, 1, options, signal);
   }
 
-  private checkSize(width: number, height: number): void {
-    if (width * height > this.limits.maxReadPixels) {
-      throw Errors.maxSize(`Requested image of ${width}x${height} pixels exceeds the limit of ${this.limits.maxReadPixels} pixels`);
+  private async execute(plan: ReadPlan, dstCrs: Crs, options: ReadOptions, signal: AbortSignal | undefined): Promise<ImageData> {
+    this.onPlan?.(plan);
+    if (plan.width * plan.height > this.limits.maxReadPixels) {
+      throw Errors.maxSize(`Requested image of ${plan.width}x${plan.height} pixels exceeds the limit of ${this.limits.maxReadPixels} pixels`);
     }
+    return executePlan(this.ds, plan, dstCrs, options, this.limits.maxReadPixels, signal);
   }
 }

@@ -13,7 +13,8 @@
  */
 import type { Window } from '../../geo/bounds.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
-import { allocate, type TypedArray } from '../../dtype.ts';
+import { allocate, bytesPerSample, type TypedArray } from '../../dtype.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import type { ReadResampling } from '../../raster/resampling.ts';
@@ -32,6 +33,16 @@ export interface RasterIoResult {
   inside: Uint8Array | null;
   /** Level the samples were taken from (0 = full resolution). */
   level: number;
+}
+
+/**
+ * The level `rasterIO` reads a request from (what RasterIoResult.level reports), without reading:
+ * a boundless nearest read picks it through the VRT chain (boundless-vrt.ts), any other read by
+ * GDAL's overview rule on the truncated window size. Read plans report it (read-plan.ts).
+ */
+export function readLevel(levels: GridDataset['levels'], window: Window, outWidth: number, outHeight: number, resampling: ReadResampling): number {
+  if (resampling === 'nearest' && isBoundless(levels[0], window)) return boundlessNearestPlan(levels, window, outWidth, outHeight, true).level;
+  return chooseLevel(levels, Math.trunc(Math.max(1, window.width)), Math.trunc(Math.max(1, window.height)), outWidth, outHeight);
 }
 
 /** Largest number of source samples (per band) held at once while reading one request. */
@@ -71,6 +82,7 @@ export async function rasterIO(
     groups = [{ plan: { level, cols, rows }, bands: all, mask: true }];
   }
   const n = outWidth * outHeight;
+  chargeRequest(n * (bands.length * bytesPerSample(raster.dtype) + 2), `A ${outWidth}×${outHeight} read of ${bands.length} band(s)`);
   const out = bands.map(() => BUFFER_POOL.array(raster.dtype, n).fill(0));
   if (options.fill !== 0) for (const b of out) b.fill(options.fill);
   const maskGroup = groups[groups.length - 1];
@@ -138,6 +150,7 @@ async function samplePlan(
     for (let b = 0; b < targets.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
     if (mask && part.mask) sampleRows(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
     BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : [])); // sampled: dead
+    releaseRequest(part.bands.reduce((sum, b) => sum + b.byteLength, part.mask?.byteLength ?? 0));
     i = j;
   }
 }
@@ -204,6 +217,7 @@ async function resampledRead(
   const c1 = Math.min(lv.width, Math.ceil(win.col + win.width) + marginX);
   const r1 = Math.min(lv.height, Math.ceil(win.row + win.height) + marginY);
   const n = outWidth * outHeight;
+  chargeRequest(n * (bands.length * bytesPerSample(raster.dtype) + 2), `A ${outWidth}×${outHeight} resampled read of ${bands.length} band(s)`);
   const cols = nearestIndexes(win.col, win.width, outWidth, lv.width);
   const rows = nearestIndexes(win.row, win.height, outHeight, lv.height);
   const inside = insideMask(cols, rows);

@@ -18,16 +18,19 @@ import type { ImageData } from '../../raster/image-data.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
 import { gridToSource } from '../../raster/warp/grid-transform.ts';
+import { MAX_BLOCK_SIDE } from '../../raster/warp/block-plan.ts';
 import { warpBlocks, type BlockWarpSource } from '../../raster/warp/warp-blocks.ts';
 import type { SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
+import { bytesPerSample } from '../../dtype.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
 import { nodataMask, nonZeroMask, planMasks } from './band-masks.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
 import { bandIndexes } from './band-indexes.ts';
-import { chooseLevel, levelFactors } from '../../raster/warp/overview-choice.ts';
+import { chooseLevel, levelFactors, warpedOverviews } from '../../raster/warp/overview-choice.ts';
 
 export interface WarpGrid {
   crs: Crs;
@@ -55,14 +58,7 @@ export async function readWarpedImage(
   const tiff = ds;
 
   // 1. Implicit overviews of the warped VRT, and the one RasterIO picks for this output size.
-  const vrtLevels = [{ width: grid.width, height: grid.height }];
-  for (let i = 1; i < tiff.levels.length; i++) {
-    const ratio = tiff.levels[0].width / tiff.levels[i].width;
-    const w = Math.floor(grid.width / ratio + 0.5);
-    const h = Math.floor(grid.height / ratio + 0.5);
-    if (w < 1 || h < 1) break;
-    vrtLevels.push({ width: w, height: h });
-  }
+  const vrtLevels = warpedOverviews(tiff.levels, grid.width, grid.height);
   const k = chooseLevel(vrtLevels, grid.width, grid.height, outWidth, outHeight);
   const gw = vrtLevels[k].width;
   const gh = vrtLevels[k].height;
@@ -82,6 +78,8 @@ export async function readWarpedImage(
   const srcGt = ds.geoTransform;
   const levelGt: GeoTransform = [srcGt[0], srcGt[1] * fx, srcGt[2] * fy, srcGt[3], srcGt[4] * fx, srcGt[5] * fy];
   const exact = gridToSource(ggt, invertGeoTransform(levelGt), getTransformer(grid.crs, ds.crs));
+  // output bands + `written` + masks, and the coordinates of one block at a time (16 bytes/pixel)
+  chargeRequest(tw * th * (1 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length) + 16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE, `A ${tw}×${th} warp of ${readBands.length} band(s)`);
   const lv = tiff.levels[k];
   const reproject = options.reproject ?? 'nearest';
   const count = tw * th;
@@ -111,6 +109,7 @@ export async function readWarpedImage(
       const mask = readMasks.get(region);
       readMasks.delete(region);
       BUFFER_POOL.release(...region.bands.map((b) => b.buffer), ...(mask ? [mask.buffer] : []));
+      releaseRequest(region.bands.reduce((sum, b) => sum + b.byteLength, mask?.byteLength ?? 0));
     },
   };
   await warpBlocks(

@@ -17,7 +17,7 @@ import type { ImageData } from '../../raster/image-data.ts';
 import type { ImageReader } from '../image-reader.ts';
 import { readLayer } from '../layer.ts';
 import type { ReadOptions } from '../read-options.ts';
-import type { DatasetReader, PartRequest, PreviewRequest, TileRequest } from '../reader.ts';
+import { tilePartRequest, type DatasetReader, type PartRequest, type PreviewRequest, type TileRequest } from '../reader.ts';
 import { concatAssetImages } from './concat.ts';
 import type { StacItem } from './item.ts';
 import { readAssetsConcurrently } from './read-assets.ts';
@@ -89,7 +89,10 @@ export class StacReader implements ImageReader {
 
   tile(tms: TileMatrixSet, x: number, y: number, z: number, req: Omit<TileRequest, 'indexes'>, signal?: AbortSignal): Promise<ImageData> {
     if (!this.tileExists(tms, x, y, z)) return Promise.reject(Errors.tileOutsideBounds(x, y, z));
-    return this.read(signal, (r, indexes, s) => r.tile(tms, x, y, z, { ...req, indexes }, s));
+    // The item decided the tile exists (once, above): each asset reads the tile's part, without
+    // a second densified bounds test per asset.
+    const part = tilePartRequest(tms, x, y, z, req);
+    return this.read(signal, (r, indexes, s) => r.part({ ...part, indexes }, s));
   }
 
   point(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<ImageData> {

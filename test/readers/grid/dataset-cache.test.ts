@@ -108,7 +108,7 @@ describe('DatasetCache.open', () => {
 });
 
 describe('openTiffGrid sidecars', () => {
-  it('probes .ovr/.msk sidecars for local paths only (not /vsicurl/, /vsis3/, http, s3)', async () => {
+  it('probes .ovr/.msk/.aux.xml sidecars for local paths only (not /vsicurl/, /vsis3/, http, s3)', async () => {
     for (const location of [
       '/vsicurl/https://example.com/a.tif',
       '/vsis3/bucket/a.tif',
@@ -122,7 +122,7 @@ describe('openTiffGrid sidecars', () => {
     for (const location of ['/data/a.tif', 'file:///data/a.tif']) {
       const opener = fakeOpener('rgb_uint8_utm.tif');
       await openTiffGrid(location, context(opener));
-      assert.deepEqual(opener.probed, ['.ovr', '.msk', '.msk.ovr'].map((s) => `${location}${s}`), location);
+      assert.deepEqual(opener.probed, ['.ovr', '.msk', '.msk.ovr', '.aux.xml'].map((s) => `${location}${s}`), location);
     }
   });
 });

@@ -1,7 +1,7 @@
 /** pyFloat follows CPython 3.11's float(str) (expected values from /usr/bin/python3). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pyFloat } from '../../../src/raster/render/py-float.ts';
+import { pyFloat } from '../../src/util/python.ts';
 
 test('accepted forms', () => {
   const cases: Array<[string, number]> = [
