@@ -71,7 +71,7 @@ async function runCase(name: string, pathAndQuery: string, init: RequestInit = {
   try {
     const r = await fetch(`${base}${pathAndQuery}`, { ...init, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
     const body = Buffer.from(await r.arrayBuffer());
-    outcome = `${r.status}, ${(body.length / 1e6).toFixed(2)} MB body${r.status >= 400 ? `: ${body.toString().slice(0, 120)}` : ''}`;
+    outcome = `${r.status}, ${(body.length / 1e6).toFixed(2)} MB body${r.status >= 400 ? `: ${body.toString().slice(0, 160)}` : ''}`;
   } catch (err) {
     outcome = `no answer (${(err as Error).name})`;
   }
@@ -107,8 +107,13 @@ async function main(): Promise<void> {
   const url = encodeURIComponent(demo);
   console.log('| case | answer | time | server peak RSS | RSS after | worst /healthz |');
   console.log('|---|---|---|---|---|---|');
-  if (process.argv[2] !== 'post') await runCase('statistics histogram_bins=10000000', `/cog/statistics?url=${url}&histogram_bins=10000000`);
-  if (process.argv[2] !== 'post') await runCase('statistics histogram_bins=1000000000', `/cog/statistics?url=${url}&histogram_bins=1000000000`);
+  if (process.argv[2] !== 'post' && process.argv[2] !== 'bins') await runCase('statistics histogram_bins=10000000', `/cog/statistics?url=${url}&histogram_bins=10000000`);
+  if (process.argv[2] !== 'post' && process.argv[2] !== 'bins') await runCase('statistics histogram_bins=1000000000', `/cog/statistics?url=${url}&histogram_bins=1000000000`);
+  if (process.argv[2] !== 'post') await runCase('statistics, default 10 bins (reference)', `/cog/statistics?url=${url}`);
+  if (process.argv[2] !== 'post') await runCase('statistics histogram_bins=10000 (the limit)', `/cog/statistics?url=${url}&histogram_bins=10000`);
+  if (process.argv[2] === 'bins') return;
+  const allowed = JSON.stringify({ type: 'FeatureCollection', features: features.slice(0, 1000) });
+  await runCase('POST statistics, 1000 polygons (the limit)', `/cog/statistics?url=${url}&coord_crs=epsg:32632`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: allowed });
   await runCase(`POST statistics, ${n} polygons`, `/cog/statistics?url=${url}&coord_crs=epsg:32632`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: fc });
 }
 

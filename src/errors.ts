@@ -28,6 +28,7 @@ export type RastileErrorKind =
   | 'NoData' // nothing to return (mosaic with no granule/asset): 204
   | 'Overloaded' // the server's memory for requests in flight is taken: retry later (503)
   | 'RequestTimeout' // the request ran past RASTILE_REQUEST_TIMEOUT_MS (503)
+  | 'SourceChanged' // the dataset's bytes changed while it was being read (re-read once, then this)
   | 'Internal';
 
 export class RastileError extends Error {
@@ -61,4 +62,5 @@ export const Errors = {
   maxSize: (msg: string) => new RastileError('MaxSizeExceeded', msg),
   overloaded: (msg: string) => new RastileError('Overloaded', msg),
   requestTimeout: (msg: string) => new RastileError('RequestTimeout', msg),
+  sourceChanged: (msg: string) => new RastileError('SourceChanged', msg),
 } as const;

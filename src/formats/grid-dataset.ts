@@ -53,6 +53,12 @@ export interface GridWindowRead {
 export interface GridDataset {
   /** Where the dataset was opened from (cache key, error messages). */
   readonly location: string;
+  /**
+   * The version of the bytes the dataset was read from (its files' source versions,
+   * sources/version.ts): another version of the same location is another dataset. A plain string,
+   * fit for cache keys.
+   */
+  readonly version: string;
   /** Format name as GDAL would report it (`driver` of /info): 'GTiff', 'netCDF', 'HDF5', 'Zarr', … */
   readonly driver: string;
   /** Full-resolution size (= levels[0]). */
@@ -84,4 +90,15 @@ export interface GridDataset {
    * signal's reason.
    */
   readWindow(level: number, window: Window, bands: readonly number[], signal?: AbortSignal): Promise<GridWindowRead>;
+}
+
+/**
+ * How a dataset cache tells whether a cached dataset is still what its location holds. Each
+ * format provides it with its opener (formats/tiff/tiff-grid.ts `tiffGridVersions`).
+ */
+export interface DatasetVersions {
+  /** The version `location` holds now (as `GridDataset.version` would be), cheaply: a stat per local file. */
+  current(location: string, signal?: AbortSignal): Promise<string>;
+  /** Lets go of what `old` keeps in shared caches once `current` (when it opened) replaced it. */
+  forget(old: GridDataset, current: GridDataset | undefined): void;
 }

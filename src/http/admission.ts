@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { Errors, isRastileError } from '../errors.ts';
+import { collectSoon } from '../util/release-memory.ts';
 import { ProcessBudget, RequestBudget, runWithBudget } from '../util/request-budget.ts';
 
 interface Admitted {
@@ -46,6 +47,7 @@ export function installAdmission(app: FastifyInstance, limits: Config['limits'])
     reply.raw.once('close', () => {
       clearTimeout(timer);
       budget.close();
+      if (budget.peak >= limits.heavyRequestBytes) collectSoon(); // its big buffers are garbage now
       if (!reply.raw.writableFinished) deadline.abort(new DOMException('The client went away', 'AbortError'));
     });
     const estimate = estimateRequestBytes(request.url, request.query as Record<string, unknown>);

@@ -32,5 +32,6 @@ export const STATUS_BY_KIND: Record<RastileErrorKind, number> = {
   NoData: 204,
   Overloaded: 503,
   RequestTimeout: 503,
+  SourceChanged: 503,
   Internal: 500,
 };

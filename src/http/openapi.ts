@@ -1,4 +1,8 @@
 /** Builds the OpenAPI 3.1 document from the registered route declarations. */
+import { GEOJSON_LIMITS } from './geojson-body.ts';
+import { MAX_OUTPUT_PIXELS } from './params/image-size.ts';
+import { MAX_HISTOGRAM_BINS } from './params/statistics.ts';
+import { MAX_JSON_DEPTH, MAX_PARAM_LENGTH } from './request-limits.ts';
 import { openApiParameters } from './validation/params.ts';
 import type { RouteRegistry } from './route.ts';
 
@@ -17,7 +21,14 @@ STAC items and NASA granules — TiTiler 2.x compatible.
 Error statuses differ from TiTiler where TiTiler answers 500 for client mistakes: a missing dataset is 404,
 a dataset outside the allowed local roots or on a private network is 403, an unreadable or corrupt raster
 is 400, a band index beyond the band count is 400, a point outside the dataset is 404, upstream (remote
-server) failures are 502 and upstream time-outs 504. Validation failures are 422 with FastAPI-style bodies.`;
+server) failures are 502 and upstream time-outs 504. Validation failures are 422 with FastAPI-style bodies.
+
+Limits (every refusal is a 4xx whose \`detail\` names the limit): parameter domains are stated in each
+parameter's schema (\`minimum\`, \`maximum\`, \`maxItems\`, \`maxLength\`; numbers must be finite, pairs
+ordered); histogram_bins ≤ ${MAX_HISTOGRAM_BINS}; output width × height ≤ ${MAX_OUTPUT_PIXELS} pixels; GeoJSON bodies hold at
+most ${GEOJSON_LIMITS.maxFeatures} features and ${GEOJSON_LIMITS.maxVertices} positions (RASTILE_MAX_FEATURES, RASTILE_MAX_VERTICES) and nest at most
+${MAX_JSON_DEPTH} levels (422); a body over RASTILE_MAX_BODY_MB is 413; a path parameter over ${MAX_PARAM_LENGTH} characters is
+414; a request line plus headers over node's header limit (16 KiB by default) is 431.`;
 
 export function buildOpenApi(registry: RouteRegistry, version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestDeadline } from './admission.ts';
+import { retryIfSourceChanged } from '../sources/version.ts';
 import { parseParams, type JsonSchema, type ParamDefs, type ParsedParams } from './validation/params.ts';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -123,7 +124,11 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
       try {
         const deadline = requestDeadline(request); // RASTILE_REQUEST_TIMEOUT_MS
         const signal = deadline ? AbortSignal.any([controller.signal, deadline]) : controller.signal;
-        const result = await spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal });
+        // A dataset that changed while it was read is re-opened by the next attempt: the answer
+        // comes whole from the new version, never mixed (src/sources/version.ts).
+        const result = await retryIfSourceChanged(() =>
+          spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal }),
+        );
         return sendResult(reply, result);
       } finally {
         reply.raw.off('close', onClose);

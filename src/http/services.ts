@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import { createBlockCache, type BlockCache } from '../formats/tiff/block-cache.ts';
-import { openTiffGrid } from '../formats/tiff/tiff-grid.ts';
+import { openTiffGrid, tiffGridVersions } from '../formats/tiff/tiff-grid.ts';
 import { GridReader } from '../readers/grid/grid-reader.ts';
 import type { ReadPlan } from '../readers/grid/read-plan.ts';
 import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
@@ -43,7 +43,11 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
   });
   const blockCache = createBlockCache(config.cache.decodedBytes);
   const tiffContext = { sources, blockCache, maxBlockBytes: config.limits.maxBlockBytes, sidecars: true };
-  const datasets = new DatasetCache((location, signal) => openTiffGrid(location, tiffContext, signal), config.cache.datasets);
+  const datasets = new DatasetCache(
+    (location, signal) => openTiffGrid(location, tiffContext, signal),
+    config.cache.datasets,
+    tiffGridVersions(tiffContext), // a dataset changed in place is opened again (src/sources/version.ts)
+  );
   const limits = { maxReadPixels: config.limits.maxReadPixels };
   return {
     config,

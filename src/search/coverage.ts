@@ -164,6 +164,8 @@ export function grownBox(b: Bounds, t: number): Ring {
     }
   });
   if (ring[0]![0] === ring[ring.length - 1]![0] && ring[0]![1] === ring[ring.length - 1]![1]) ring.pop();
+  // A tolerance below the coordinates' float resolution (e.g. 2e-323) grows nothing.
+  if (ring.length < 3) return grownBox(b, 0);
   ring.push(ring[0]!);
   return ring;
 }

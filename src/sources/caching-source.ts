@@ -2,6 +2,7 @@ import { Errors } from '../errors.ts';
 import { SharedWorkMap } from './abort.ts';
 import type { ByteCache } from './byte-cache.ts';
 import type { Source, SourceStats } from './source.ts';
+import { sourceCacheKey, sourceChanged } from './version.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -9,6 +10,9 @@ const EMPTY = new Uint8Array(0);
  * Serves reads from the shared ByteCache; misses go to the inner source once even when several
  * callers ask for the same range at the same time (in-flight de-duplication). Every caller gets
  * its own copy of the bytes, so nobody can corrupt the cache by writing into a returned array.
+ * Cached ranges are keyed by url and version (`sourceCacheKey`): bytes of another version of the
+ * object can never be served. A remote source learns its version from its first response, which
+ * is before anything is put in the cache.
  */
 export class CachingSource implements Source {
   private readonly inFlight = new SharedWorkMap<string, Uint8Array>();
@@ -27,6 +31,14 @@ export class CachingSource implements Source {
     return this.inner.size;
   }
 
+  get version(): string | undefined {
+    return this.inner.version;
+  }
+
+  get changed(): boolean {
+    return this.inner.changed === true;
+  }
+
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       throw Errors.badRequest(`Invalid byte range offset=${offset} length=${length}`);
@@ -35,7 +47,8 @@ export class CachingSource implements Source {
     const size = this.inner.size;
     if (length === 0 || (size !== undefined && offset >= size)) return EMPTY.slice();
     const end = size !== undefined ? Math.min(offset + length, size) : offset + length;
-    const hit = this.cache.lookup(this.url, offset, end);
+    if (this.inner.changed === true) throw sourceChanged(this.url, 'another version was seen');
+    const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end);
     if (hit !== undefined) {
       this.stats.cacheHits++;
       return hit;
@@ -45,7 +58,7 @@ export class CachingSource implements Source {
       `${offset}:${length}`,
       async (s) => {
         const bytes = await this.inner.fetch(offset, length, s);
-        this.cache.put(this.url, offset, bytes);
+        this.cache.put(sourceCacheKey(this.inner), offset, bytes);
         return bytes;
       },
       signal,

@@ -40,6 +40,14 @@ export class CoalescingSource implements Source {
     return this.inner.size;
   }
 
+  get version(): string | undefined {
+    return this.inner.version;
+  }
+
+  get changed(): boolean {
+    return this.inner.changed === true;
+  }
+
   fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     if (signal?.aborted) return Promise.reject(abortError(signal, this.url));
     return new Promise<Uint8Array>((resolve, reject) => {

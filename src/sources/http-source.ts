@@ -27,7 +27,7 @@ export class HttpTransport implements RangeTransport {
     this.display = safeUrl(target);
   }
 
-  send(range: string | undefined, signal: AbortSignal | undefined): Promise<{ response: Response; url: URL }> {
+  send(range: string | undefined, signal: AbortSignal | undefined, conditions?: Readonly<Record<string, string>>): Promise<{ response: Response; url: URL }> {
     const { policy, maxRedirects, userAgent, authHeaders } = this.options;
     return httpGet(this.target, {
       policy,
@@ -45,6 +45,7 @@ export class HttpTransport implements RangeTransport {
         // Ranges of a gzip-encoded representation are not ranges of the file: ask for identity.
         // (undici itself appends `Accept-Encoding: identity` when a Range header is present.)
         delete headers['accept-encoding'];
+        if (conditions !== undefined) Object.assign(headers, conditions);
         if (range !== undefined) headers['range'] = range;
         else {
           delete headers['range'];

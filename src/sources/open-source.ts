@@ -16,6 +16,16 @@ import { RemoteRangeSource, type RangeTransport } from './remote-range-source.ts
 import { RetryingSource } from './retry.ts';
 import { S3Transport } from './s3-source.ts';
 import { createSourceStats, type Source, type SourceStats } from './source.ts';
+import { sourceCacheKey } from './version.ts';
+
+/** An opened source kept for reuse, with how to tell whether it still reads the current version. */
+interface OpenedSource {
+  source: Source;
+  /** Still the current version? (local: one stat of the path; remote: no response showed another) */
+  current(): Promise<boolean> | boolean;
+  /** Lets go of what the old version holds (byte cache entries, the pooled file handle). */
+  retire(): void;
+}
 
 export interface SourceOpenerStats {
   /** Opened sources kept for reuse. */
@@ -49,12 +59,18 @@ export interface ManagedSourceOpener extends SourceOpener {
  *   the first `headerBytes` (64 KiB) into the cache, which both proves the object exists and
  *   answers the TIFF reader's header reads.
  *
- * Concurrent opens of one location share one attempt; failures are not cached.
+ * Concurrent opens of one remote location share one attempt; failures are not cached.
+ *
+ * Versions (src/sources/version.ts): a Source reads one version of the bytes. A kept source is
+ * handed out again only while it is current — a local file is stat'ed on every open (device,
+ * inode, size, mtime), a remote source until one of its responses showed another ETag /
+ * Last-Modified / size (or never, when the server sends no validator) — else a new Source is
+ * opened for the new version and the old one's cached bytes and file handle are let go.
  */
 export function createSourceOpener(options: SourceOptions): ManagedSourceOpener {
   const o = resolveSourceOptions(options);
   const cache = new ByteCache(o.cacheBytes);
-  const sources = new LruCache<string, Source>(o.maxSources, () => 1);
+  const sources = new LruCache<string, OpenedSource>(o.maxSources, () => 1);
   const opening = new SharedWorkMap<string, Source>();
   const pool = new FileHandlePool(o.maxOpenFiles);
   const roots = new LocalRoots(o.localRoots);
@@ -65,21 +81,47 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
     resolveHost: o.resolveHost ?? defaultResolveHost,
   };
 
-  function remote(transport: RangeTransport, label: string, stats: SourceStats): Source {
+  function remote(transport: RangeTransport, label: string, stats: SourceStats): OpenedSource {
     const base = new RemoteRangeSource(
       transport,
-      { maxWholeBodyBytes: o.maxWholeBodyBytes, onWholeBody: (bytes) => cache.put(transport.url, 0, bytes) },
+      {
+        maxWholeBodyBytes: o.maxWholeBodyBytes,
+        onWholeBody: (bytes, version) => cache.put(sourceCacheKey({ url: transport.url, version }), 0, bytes),
+      },
       stats,
     );
     const retrying = new RetryingSource(base, { retries: o.retries, baseDelayMs: o.retryBaseDelayMs, timeoutMs: o.requestTimeoutMs, label }, stats);
     const coalescing = new CoalescingSource(retrying, { maxGapBytes: o.coalesceGapBytes, maxMergedBytes: o.coalesceMaxBytes }, stats);
-    return new CachingSource(coalescing, cache, stats);
+    const source = new CachingSource(coalescing, cache, stats);
+    const state = base.versionState;
+    let probe: Promise<boolean> | undefined;
+    return {
+      source,
+      current: () => {
+        if (!state.validated || state.changed) return false;
+        if (Date.now() - state.confirmedAt <= o.revalidateMs) return true;
+        // Not heard from for a while: one conditional 1-byte read past the byte cache, shared by
+        // the uses waiting for it. A failure means "open again" (which reports it properly).
+        probe ??= retrying
+          .fetch(0, 1)
+          .then(
+            () => !state.changed,
+            () => false,
+          )
+          .finally(() => (probe = undefined));
+        return probe;
+      },
+      retire: () => cache.forget(sourceCacheKey(source)),
+    };
   }
 
-  async function create(loc: ParsedLocation, shown: string, signal: AbortSignal): Promise<Source> {
+  async function create(loc: ParsedLocation, shown: string, signal: AbortSignal): Promise<OpenedSource> {
     const stats = createSourceStats();
-    if (loc.kind === 'file') return FileSource.open(loc.path, shown, roots, pool, stats);
-    let source: Source;
+    if (loc.kind === 'file') {
+      const file = await FileSource.open(loc.path, shown, roots, pool, stats);
+      return { source: file, current: () => file.isCurrent(), retire: () => file.retire() };
+    }
+    let opened: OpenedSource;
     if (loc.kind === 'http') {
       await assertUrlAllowed(loc.url, policy);
       const transport = new HttpTransport(
@@ -87,25 +129,35 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
         { policy, maxRedirects: o.maxRedirects, userAgent: o.userAgent, ...(o.authHeaders !== undefined ? { authHeaders: o.authHeaders } : {}) },
         stats,
       );
-      source = remote(transport, loc.url.host, stats);
+      opened = remote(transport, loc.url.host, stats);
     } else {
       const transport = new S3Transport(loc.bucket, loc.key, { s3: o.s3, userAgent: o.userAgent, regionCache }, stats);
-      source = remote(transport, `s3://${loc.bucket}`, stats);
+      opened = remote(transport, `s3://${loc.bucket}`, stats);
     }
-    if (o.headerBytes > 0) await source.fetch(0, o.headerBytes, signal);
-    return source;
+    if (o.headerBytes > 0) await opened.source.fetch(0, o.headerBytes, signal);
+    return opened;
   }
 
   async function open(location: string, signal?: AbortSignal): Promise<Source> {
     const loc = parseLocation(location);
     const key = locationKey(loc);
     const hit = sources.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (await hit.current()) return hit.source;
+      if (sources.get(key) === hit) {
+        sources.delete(key);
+        hit.retire();
+      }
+    }
     const start = async (s: AbortSignal): Promise<Source> => {
-      const source = await create(loc, location, s);
-      sources.set(key, source);
-      return source;
+      const opened = await create(loc, location, s);
+      const old = sources.get(key);
+      if (old !== undefined && old.source.version !== opened.source.version) old.retire();
+      sources.set(key, opened);
+      return opened.source;
     };
+    // A local open is one stat: not shared, so an open that began before a change is never joined after it.
+    if (loc.kind === 'file') return start(signal ?? new AbortController().signal);
     return opening.join(key, start, signal, loc.kind === 'http' ? safeUrl(loc.url) : key).result;
   }
 

@@ -51,6 +51,12 @@ export interface SourceOptions {
   maxOpenFiles?: number;
   /** Opened sources kept for reuse. Default 1024. */
   maxSources?: number;
+  /**
+   * A remote object not heard from for this long (ms) is re-validated before its cached dataset
+   * is used again: one 1-byte conditional request (If-Match / validator compare). Bounds how long
+   * a fully cached remote dataset can lag a change nobody read. 0: on every use. Default 10000.
+   */
+  revalidateMs?: number;
   userAgent?: string;
   /** DNS resolver used by the network policy (tests inject one). Default: dns.promises.lookup, all addresses. */
   resolveHost?: (hostname: string) => Promise<string[]>;
@@ -70,6 +76,7 @@ export const DEFAULT_SOURCE_OPTIONS = {
   coalesceMaxBytes: 4 * 1024 * 1024,
   maxOpenFiles: 32,
   maxSources: 1024,
+  revalidateMs: 10_000,
   userAgent: 'rastile/0.1',
 } as const;
 
@@ -135,6 +142,7 @@ export function sourceOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<S
   const redirects = e('RASTILE_HTTP_MAX_REDIRECTS');
   const cacheBytes = e('RASTILE_CACHE_BYTES');
   const wholeBody = e('RASTILE_MAX_WHOLE_BODY_BYTES');
+  const revalidate = e('RASTILE_REVALIDATE_MS');
 
   const s3Defaults: Partial<S3Options> = defaults.s3 ?? {};
   const accessKeyId = e('AWS_ACCESS_KEY_ID');
@@ -174,6 +182,7 @@ export function sourceOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<S
     cacheBytes: cacheBytes !== undefined ? parseByteSize('RASTILE_CACHE_BYTES', cacheBytes) : (defaults.cacheBytes ?? d.cacheBytes),
     maxWholeBodyBytes:
       wholeBody !== undefined ? parseByteSize('RASTILE_MAX_WHOLE_BODY_BYTES', wholeBody) : (defaults.maxWholeBodyBytes ?? d.maxWholeBodyBytes),
+    ...(revalidate !== undefined ? { revalidateMs: parseCount('RASTILE_REVALIDATE_MS', revalidate) } : {}),
     s3,
   };
 }
@@ -188,6 +197,7 @@ export type ResolvedSourceOptions = SourceOptions & {
   coalesceMaxBytes: number;
   maxOpenFiles: number;
   maxSources: number;
+  revalidateMs: number;
   userAgent: string;
 };
 
@@ -204,6 +214,7 @@ export function resolveSourceOptions(o: SourceOptions): ResolvedSourceOptions {
     coalesceMaxBytes: o.coalesceMaxBytes ?? d.coalesceMaxBytes,
     maxOpenFiles: o.maxOpenFiles ?? d.maxOpenFiles,
     maxSources: o.maxSources ?? d.maxSources,
+    revalidateMs: o.revalidateMs ?? d.revalidateMs,
     userAgent: o.userAgent ?? d.userAgent,
   };
 }

@@ -1,7 +1,9 @@
 import { Errors, isRastileError, type RastileError } from '../errors.ts';
 import { discard, networkError, safeHost } from './http-request.ts';
+import { RemoteVersion } from './remote-version.ts';
 import { markRetryable } from './retry.ts';
 import type { Source, SourceStats } from './source.ts';
+import { sourceChanged } from './version.ts';
 
 /** How one kind of remote store sends a (range) GET: plain HTTP or signed S3. */
 export interface RangeTransport {
@@ -9,16 +11,19 @@ export interface RangeTransport {
   readonly url: string;
   /** Safe name for messages: no query string, no credentials. */
   readonly display: string;
-  /** Sends a GET (with `Range: <range>` when given) and returns the final response and its URL. */
-  send(range: string | undefined, signal: AbortSignal | undefined): Promise<{ response: Response; url: URL }>;
+  /**
+   * Sends a GET (with `Range: <range>` when given, plus the `conditions` headers such as
+   * If-Match) and returns the final response and its URL.
+   */
+  send(range: string | undefined, signal: AbortSignal | undefined, conditions?: Readonly<Record<string, string>>): Promise<{ response: Response; url: URL }>;
   /** Reads an error response's body for a short code (S3's `<Code>`). Must consume or cancel the body. */
   errorCode?(response: Response): Promise<string | undefined>;
 }
 
 export interface RemoteRangeOptions {
   maxWholeBodyBytes: number;
-  /** Called with the whole object when a server ignored Range, so the byte cache can keep it. */
-  onWholeBody?: (bytes: Uint8Array) => void;
+  /** Called with the whole object when a server ignored Range, so the byte cache can keep it (under `version`). */
+  onWholeBody?: (bytes: Uint8Array, version: string | undefined) => void;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -43,9 +48,12 @@ export function parseContentRange(header: string | null): ContentRange | { unsat
  * A Source over HTTP Range requests: learns the size from Content-Range, treats 416 as end of
  * file, and copes with servers that ignore Range (keeps the whole body, up to a cap). Status
  * codes map to typed errors; transient ones are marked retryable for RetryingSource above it.
+ * Bound to the object version of its first response (remote-version.ts): a response of another
+ * version throws SourceChanged, and so does every read after it.
  */
 export class RemoteRangeSource implements Source {
   size: number | undefined;
+  readonly versionState = new RemoteVersion();
 
   constructor(
     private readonly transport: RangeTransport,
@@ -57,16 +65,40 @@ export class RemoteRangeSource implements Source {
     return this.transport.url;
   }
 
+  get version(): string | undefined {
+    return this.versionState.version;
+  }
+
+  get changed(): boolean {
+    return this.versionState.changed;
+  }
+
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       throw Errors.badRequest(`Invalid byte range offset=${offset} length=${length}`);
     }
+    const state = this.versionState;
+    if (state.changed) throw sourceChanged(this.transport.display, 'another version was seen');
     if (length === 0 || (this.size !== undefined && offset >= this.size)) return EMPTY;
     let last = offset + length - 1;
     if (this.size !== undefined) last = Math.min(last, this.size - 1);
 
-    const { response, url } = await this.transport.send(`bytes=${offset}-${last}`, signal);
+    const { response, url } = await this.transport.send(`bytes=${offset}-${last}`, signal, state.conditions());
     const status = response.status;
+    if (status === 412) {
+      await discard(response);
+      throw sourceChanged(this.transport.display, state.preconditionFailed());
+    }
+    if (status === 206 || status === 200 || status === 416) {
+      const cr = parseContentRange(response.headers.get('content-range'));
+      const declared = status === 200 ? Number(response.headers.get('content-length') ?? NaN) : NaN;
+      const total = cr !== undefined ? cr.total : Number.isFinite(declared) ? declared : undefined;
+      const changed = state.observe(response.headers, total);
+      if (changed !== null) {
+        await discard(response);
+        throw sourceChanged(this.transport.display, changed);
+      }
+    }
 
     if (status === 206) {
       const cr = parseContentRange(response.headers.get('content-range'));
@@ -88,8 +120,12 @@ export class RemoteRangeSource implements Source {
 
     if (status === 200) {
       const body = await this.readWholeBody(response, url, signal);
+      if (this.size !== undefined && body.length !== this.size) {
+        state.changed = true;
+        throw sourceChanged(this.transport.display, `size ${this.size} → ${body.length} bytes`);
+      }
       this.size = body.length;
-      this.options.onWholeBody?.(body);
+      this.options.onWholeBody?.(body, state.version);
       if (offset >= body.length) return EMPTY;
       return body.slice(offset, Math.min(body.length, offset + length));
     }

@@ -48,6 +48,14 @@ export class RetryingSource implements Source {
     return this.inner.size;
   }
 
+  get version(): string | undefined {
+    return this.inner.version;
+  }
+
+  get changed(): boolean {
+    return this.inner.changed === true;
+  }
+
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     const { retries, baseDelayMs, timeoutMs, label } = this.options;
     for (let attempt = 0; ; attempt++) {

@@ -56,12 +56,12 @@ export class S3Transport implements RangeTransport {
     this.display = this.url;
   }
 
-  async send(range: string | undefined, signal: AbortSignal | undefined): Promise<{ response: Response; url: URL }> {
+  async send(range: string | undefined, signal: AbortSignal | undefined, conditions?: Readonly<Record<string, string>>): Promise<{ response: Response; url: URL }> {
     const { s3, regionCache } = this.options;
     let region = regionCache.get(this.bucket) ?? s3.region;
     for (let attempt = 0; ; attempt++) {
       const url = s3ObjectUrl(this.bucket, this.key, region, s3.endpoint);
-      const headers = this.headers(url, region, range);
+      const headers = this.headers(url, region, range, conditions);
       let response: Response;
       this.stats.requests++;
       try {
@@ -97,10 +97,11 @@ export class S3Transport implements RangeTransport {
     }
   }
 
-  private headers(url: URL, region: string, range: string | undefined): Record<string, string> {
+  private headers(url: URL, region: string, range: string | undefined, conditions: Readonly<Record<string, string>> | undefined): Record<string, string> {
     const { s3, userAgent } = this.options;
     // undici appends `Accept-Encoding: identity` itself when a Range header is present.
     const base: Record<string, string> = range !== undefined ? { range } : { 'accept-encoding': 'identity' };
+    if (conditions !== undefined) Object.assign(base, conditions); // signed like the range
     if (s3.noSign === true || s3.accessKeyId === undefined || s3.secretAccessKey === undefined) return { ...base, 'user-agent': userAgent };
     const signed = signRequest({
       method: 'GET',

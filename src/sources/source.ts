@@ -8,6 +8,16 @@ export interface Source {
   /** Total size in bytes once known (after the first read of a remote source, or stat of a file). */
   size?: number;
   /**
+   * The version of the bytes read (src/sources/version.ts): local `f:<dev>:<ino>:<size>:<mtime>`,
+   * remote the ETag or Last-Modified of the first response. Fixed for the Source's lifetime: a
+   * read that finds other bytes throws SourceChanged, and the opener hands out a new Source for
+   * the new version. Undefined for sources that cannot change (in-memory) and, for a remote
+   * source, until its first response.
+   */
+  readonly version?: string;
+  /** True once a read met another version: every later read throws SourceChanged (even cached ones). */
+  readonly changed?: boolean;
+  /**
    * Read `length` bytes at `offset`. May return fewer bytes only when the read reaches the end of
    * the object; an offset at or beyond the end returns an empty array.
    * Throws RastileError (SourceNotFound, SourceForbidden, UpstreamError, UpstreamTimeout).

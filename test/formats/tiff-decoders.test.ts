@@ -9,6 +9,7 @@ import { packbitsDecode } from '../../src/formats/tiff/decoders/packbits.ts';
 import { horizontalToPlanes, swapBytes, undoFloatingPoint, undoHorizontal } from '../../src/formats/tiff/decoders/predictor.ts';
 import { deinterleave, halfToFloat, unpackBits } from '../../src/formats/tiff/decoders/samples.ts';
 import { parseGdalMetadata, parseGdalNodata } from '../../src/formats/tiff/gdal-metadata.ts';
+import { geoTransformFromGcps } from '../../src/formats/tiff/gcp-fit.ts';
 import { geoTransformFromTags } from '../../src/formats/tiff/geotransform.ts';
 
 /** A straightforward TIFF LZW encoder (MSB-first codes, early change, Clear before the table fills). */
@@ -255,7 +256,10 @@ describe('GDAL tags', () => {
     assert.deepEqual(geoTransformFromTags({ pixelScale: null, tiepoints: null, transformation: m, pixelIsPoint: false }), [
       300000, 8, 3, 4000000, 2, -9,
     ]);
-    assert.equal(geoTransformFromTags({ pixelScale: null, tiepoints: [0, 0, 0, 1, 2, 0, 5, 5, 0, 3, 4, 0], transformation: null, pixelIsPoint: false }), null);
+    // two GCPs: the north-up fit rasterio's from_gcps gives (1, 0.4, 0, 2, 0, 0.4)
+    assert.deepEqual(geoTransformFromTags({ pixelScale: null, tiepoints: [0, 0, 0, 1, 2, 0, 5, 5, 0, 3, 4, 0], transformation: null, pixelIsPoint: false }), [
+      1, 0.4, 0, 2, 0, 0.4,
+    ]);
     assert.equal(geoTransformFromTags({ pixelScale: null, tiepoints: null, transformation: null, pixelIsPoint: false }), null);
   });
 
@@ -303,4 +307,18 @@ describe('deflate blocks', () => {
       await assert.rejects(inflateBlock(bad, new Uint8Array(size)), { kind: 'InvalidFormat' });
     });
   }
+});
+
+describe('GCP fit (rasterio transform.from_gcps oracle)', () => {
+  it('least-squares affine of noisy GCPs', () => {
+    // rasterio 1.3: from_gcps([GCP(0,0,0,0), GCP(0,100,100,0), GCP(100,0,0,-100), GCP(100,100,130,-140)]).to_gdal()
+    const gt = geoTransformFromGcps([
+      { pixel: 0, line: 0, x: 0, y: 0, z: 0 },
+      { pixel: 100, line: 0, x: 100, y: 0, z: 0 },
+      { pixel: 0, line: 100, x: 0, y: -100, z: 0 },
+      { pixel: 100, line: 100, x: 130, y: -140, z: 0 },
+    ]);
+    const want = [-7.5, 1.15, 0.15, 10, -0.2, -1.2];
+    for (let i = 0; i < 6; i++) assert.ok(Math.abs(gt![i] - want[i]) < 1e-12, `gt[${i}] ${gt![i]} vs ${want[i]}`);
+  });
 });

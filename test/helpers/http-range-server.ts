@@ -23,9 +23,15 @@
  * - `status(path)`: return a status to answer with instead of serving (e.g. 403, 410, 500).
  * - `redirect(path)`: return a Location to answer 302 with (absolute or relative).
  * - `requireHeaders`: answer 401 unless every given header has exactly this value.
+ *
+ * Versions (a file changed on disk is a changed object): `validators` makes every 200/206 carry
+ * the file's `etag` (strong: `"<inode>-<mtime ns>-<size>"`, as nginx derives it from the stat),
+ * `weak-etag` (the same as `W/"…"`), `last-modified` (its mtime as an HTTP date) or nothing
+ * (`none`, the default). With a strong ETag, `If-Match` is honoured (412 on a mismatch) unless
+ * `ignoreIfMatch`. Each answer's headers and body come from one open file handle, so an answer
+ * is always of one version even while the file is replaced.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { AnswerDelay, listenOnLoopback } from './local-server.ts';
@@ -39,6 +45,8 @@ export interface RangeServerOptions {
   status?: (path: string) => number | undefined;
   redirect?: (path: string) => string | undefined;
   requireHeaders?: Record<string, string>;
+  validators?: 'etag' | 'weak-etag' | 'last-modified' | 'none';
+  ignoreIfMatch?: boolean;
 }
 
 export interface RecordedRequest {
@@ -127,30 +135,51 @@ export async function startRangeServer(options: RangeServerOptions): Promise<Ran
       return;
     }
     let size: number;
+    let fh: FileHandle;
+    const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream' };
     try {
-      const info = await stat(file);
-      if (!info.isFile()) throw new Error('not a file');
-      size = info.size;
+      fh = await open(file, 'r');
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const range = options.ignoreRange === true ? undefined : parseRange(req.headers.range, size);
-    if (range === 'unsatisfiable') {
-      res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
-      return;
+    try {
+      const info = await fh.stat({ bigint: true });
+      if (!info.isFile()) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      size = Number(info.size);
+      const etag = `"${info.ino.toString(16)}-${info.mtimeNs.toString(16)}-${info.size.toString(16)}"`;
+      if (options.validators === 'etag') headers['etag'] = etag;
+      if (options.validators === 'weak-etag') headers['etag'] = `W/${etag}`;
+      if (options.validators === 'last-modified') headers['last-modified'] = new Date(Number(info.mtimeMs)).toUTCString();
+      const ifMatch = req.headers['if-match'];
+      if (ifMatch !== undefined && options.ignoreIfMatch !== true && ifMatch !== '*' && ifMatch !== headers['etag']) {
+        res.writeHead(412, { 'content-type': 'text/plain' }).end('precondition failed');
+        return;
+      }
+      const range = options.ignoreRange === true ? undefined : parseRange(req.headers.range, size);
+      if (range === 'unsatisfiable') {
+        res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
+        return;
+      }
+      if (options.ignoreRange !== true) headers['accept-ranges'] = 'bytes';
+      const [start, end] = range === undefined ? [0, size - 1] : [range.start, range.end];
+      const body = Buffer.alloc(Math.max(0, end - start + 1));
+      if (req.method !== 'HEAD') {
+        for (let at = 0; at < body.length; ) {
+          const { bytesRead } = await fh.read(body, at, body.length - at, start + at);
+          if (bytesRead === 0) break;
+          at += bytesRead;
+        }
+      }
+      if (range === undefined) res.writeHead(200, { ...headers, 'content-length': size });
+      else res.writeHead(206, { ...headers, 'content-length': body.length, 'content-range': `bytes ${start}-${end}/${size}` });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } finally {
+      await fh.close();
     }
-    const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream' };
-    if (options.ignoreRange !== true) headers['accept-ranges'] = 'bytes';
-    if (range === undefined) {
-      res.writeHead(200, { ...headers, 'content-length': size });
-      if (req.method === 'HEAD' || size === 0) return void res.end();
-      createReadStream(file).pipe(res);
-      return;
-    }
-    res.writeHead(206, { ...headers, 'content-length': range.end - range.start + 1, 'content-range': `bytes ${range.start}-${range.end}/${size}` });
-    if (req.method === 'HEAD') return void res.end();
-    createReadStream(file, { start: range.start, end: range.end }).pipe(res);
   }
 
   const server = createServer((req, res) => {

@@ -25,6 +25,10 @@
  * not allowed), InvalidAccessKeyId, SignatureDoesNotMatch, InvalidToken, RequestTimeTooSkewed 403,
  * AuthorizationHeaderMalformed 400 with `x-amz-bucket-region` (wrong region in the scope).
  * Path-style only: `/<bucket>/<key>`.
+ *
+ * Objects carry an ETag (the hex MD5 of the bytes in quotes, as S3 gives single-part uploads) and
+ * a Last-Modified; `If-Match` with another ETag → 412 PreconditionFailed, as S3 answers.
+ * `put(bucket, key, bytes)` replaces an object (a new version) while the server runs.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -58,6 +62,8 @@ export interface S3Standin {
   url: string;
   port: number;
   requests: S3Request[];
+  /** Creates or replaces an object (new ETag and Last-Modified). */
+  put(bucket: string, key: string, bytes: Uint8Array): void;
   close(): Promise<void>;
 }
 
@@ -201,9 +207,19 @@ function sendError(res: ServerResponse, f: S3Failure): void {
 export async function startS3Standin(options: S3StandinOptions): Promise<S3Standin> {
   const region = options.region ?? 'us-east-1';
   const requests: S3Request[] = [];
-  const buckets = new Map<string, Map<string, Uint8Array>>();
+  interface StoredObject {
+    bytes: Uint8Array;
+    etag: string;
+    lastModified: string;
+  }
+  const stored = (bytes: Uint8Array): StoredObject => ({
+    bytes,
+    etag: `"${createHash('md5').update(bytes).digest('hex')}"`,
+    lastModified: new Date().toUTCString(),
+  });
+  const buckets = new Map<string, Map<string, StoredObject>>();
   for (const [name, objects] of Object.entries(options.buckets)) {
-    buckets.set(name, new Map(Object.entries(objects).map(([k, v]) => [k, typeof v === 'string' ? new TextEncoder().encode(v) : v])));
+    buckets.set(name, new Map(Object.entries(objects).map(([k, v]) => [k, stored(typeof v === 'string' ? new TextEncoder().encode(v) : v)])));
   }
 
   const server = createServer((req, res) => {
@@ -219,8 +235,12 @@ export async function startS3Standin(options: S3StandinOptions): Promise<S3Stand
       const key = slash < 0 ? '' : decodeURIComponent(rawPath.slice(slash + 1));
       const bucket = buckets.get(bucketName);
       if (bucket === undefined) throw new S3Failure(404, 'NoSuchBucket');
-      const object = bucket.get(key);
-      if (object === undefined) throw new S3Failure(404, 'NoSuchKey');
+      const entry = bucket.get(key);
+      if (entry === undefined) throw new S3Failure(404, 'NoSuchKey');
+      const ifMatch = req.headers['if-match'];
+      if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== entry.etag) throw new S3Failure(412, 'PreconditionFailed');
+      const object = entry.bytes;
+      const versionHeaders = { etag: entry.etag, 'last-modified': entry.lastModified };
       const size = object.length;
       const range = req.headers.range;
       const m = range === undefined ? null : /^bytes=(\d+)-(\d*)$/.exec(range);
@@ -228,11 +248,11 @@ export async function startS3Standin(options: S3StandinOptions): Promise<S3Stand
         const start = Number(m[1]);
         if (start >= size) throw new S3Failure(416, 'InvalidRange', { 'content-range': `bytes */${size}` });
         const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-        res.writeHead(206, { 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
+        res.writeHead(206, { ...versionHeaders, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
         res.end(req.method === 'HEAD' ? undefined : Buffer.from(object.subarray(start, end + 1)));
         return;
       }
-      res.writeHead(200, { 'content-length': size, 'accept-ranges': 'bytes' });
+      res.writeHead(200, { ...versionHeaders, 'content-length': size, 'accept-ranges': 'bytes' });
       res.end(req.method === 'HEAD' ? undefined : Buffer.from(object));
     } catch (err) {
       const f = err instanceof S3Failure ? err : new S3Failure(500, 'InternalError');
@@ -241,5 +261,10 @@ export async function startS3Standin(options: S3StandinOptions): Promise<S3Stand
     }
   });
   const { url, port, close } = await listenOnLoopback(server);
-  return { url, port, requests, close };
+  const put = (bucket: string, key: string, bytes: Uint8Array): void => {
+    let objects = buckets.get(bucket);
+    if (objects === undefined) buckets.set(bucket, (objects = new Map()));
+    objects.set(key, stored(bytes));
+  };
+  return { url, port, requests, put, close };
 }

@@ -59,6 +59,10 @@ before(async () => {
   cmr = await startCmrStandin({ granules: fx.items, collections: fx.collections });
   server = await startTestServer((c) => {
     c.cmrUrl = cmr.url;
+    // A read of the default 1e8 pixels is allowed work that takes 10–50 s on 2 cores (a bbox far
+    // from a UTM dataset's zone warps ~9 Mpx; a 1 × 1.5 M px strip takes 3–9 s): bounding its time is the request budget's job
+    // (RASTILE_MAX_REQUEST_MB / RASTILE_REQUEST_TIMEOUT_MS), not this fuzzer's.
+    c.limits.maxReadPixels = 2 ** 20;
   });
   const api = (await server.getJson<{ paths: Record<string, Record<string, { parameters: Operation['params']; requestBody?: unknown }>> }>('/api')).body;
   operations = Object.entries(api.paths).flatMap(([p, ops]) =>

@@ -68,6 +68,24 @@ describe('empty and degenerate geometries (were 500s)', () => {
   });
 });
 
+describe('geometries without an area or beyond the float range (were 500s, found by the API fuzzer)', () => {
+  it('a Point or a flat line → 400; ±1e308 corners → 400', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ type: 'Point', coordinates: [300500, 4488500] }, /has no area/],
+      [{ type: 'LineString', coordinates: [[300500, 4488500], [300500, 4488500]] }, /has no area/],
+      [{ type: 'Polygon', coordinates: [[[-1e308, -1e308], [1e308, -1e308], [1e308, 1e308], [-1e308, -1e308]]] }, /too large/],
+    ];
+    for (const [geometry, msg] of cases) {
+      for (const route of [STATS, `/cog/feature?url=${q(UTM_FILE)}&coord_crs=epsg:32618`]) {
+        const r = await fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(feature(geometry)) });
+        const body = (await r.json()) as { detail: string };
+        assert.equal(r.status, 400, `${route} ${JSON.stringify(geometry).slice(0, 60)} → ${r.status} ${JSON.stringify(body)}`);
+        assert.match(body.detail, msg);
+      }
+    }
+  });
+});
+
 describe('limits', () => {
   it('more features than the limit (default 1000)', async () => {
     const fc = { type: 'FeatureCollection', features: Array.from({ length: 1001 }, () => feature({ type: 'Point', coordinates: [300500, 4488500] })) };

@@ -196,3 +196,11 @@ describe('coverage: GEOS oracle (scripts/fixtures/granules.py → coverage-oracl
     oracle.granules.forEach((c, i) => assert.equal(taken(c), c.taken, `case ${i}: area ${JSON.stringify(c.area)}, tolerance ${c.tolerance}`));
   });
 });
+
+describe('grownBox with a tolerance below float resolution (found by the API fuzzer)', () => {
+  it('grows nothing instead of returning a broken ring', () => {
+    assert.deepEqual(grownBox([-75.5, 46.04, -75.5, 46.04], 2e-323), grownBox([-75.5, 46.04, -75.5, 46.04], 0));
+    const tracker = new CoverageTracker({ kind: 'point', lon: -75.5, lat: 46.04 }, 2e-323);
+    assert.equal(tracker.covered, false);
+  });
+});

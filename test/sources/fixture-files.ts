@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, mkdir, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -14,13 +14,20 @@ export interface TempTree {
   cleanup(): Promise<void>;
 }
 
-/** A fresh temp directory with the given files (relative path → bytes). */
+/**
+ * A fresh temp directory with the given files (relative path → bytes). Their times are set a
+ * minute back: a file modified within the last seconds is re-opened on every use (its mtime
+ * cannot yet prove a later rewrite would change it, src/sources/version.ts), which tests of
+ * source reuse must not see.
+ */
 export async function makeTempTree(files: Record<string, Uint8Array | string>): Promise<TempTree> {
   const dir = await mkdtemp(path.join(tmpdir(), 'rastile-sources-'));
   for (const [rel, data] of Object.entries(files)) {
     const full = path.join(dir, rel);
     await mkdir(path.dirname(full), { recursive: true });
     await writeFile(full, data);
+    const past = new Date(Date.now() - 60_000);
+    await utimes(full, past, past);
   }
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -35,26 +35,59 @@ export interface BlockCacheStats {
 }
 
 /**
- * Byte-bounded cache (W-TinyLFU, see src/util/tiny-lfu-cache.ts) of decoded blocks keyed by source url + image + block index, fronted by a
- * promise cache so that concurrent reads of the same block share one fetch and decode.
- * Created once by the caller and shared by every dataset.
+ * Byte-bounded cache (W-TinyLFU, see src/util/tiny-lfu-cache.ts) of decoded blocks keyed by
+ * source url and version + image + block index (`blockKey`), fronted by a promise cache so that
+ * concurrent reads of the same block share one fetch and decode. Created once by the caller and
+ * shared by every dataset. The keys of each source version are tracked so that `forgetSource`
+ * can drop a replaced version's blocks at once.
  */
 export class BlockCache {
   private readonly cache: SharedPromiseCache<string, DecodedBlock>;
+  private readonly lru: TinyLfuCache<string, DecodedBlock>;
+  /** Source key → keys of its cached blocks. */
+  private readonly bySource = new Map<string, Set<string>>();
   private decodeCount = 0;
 
   constructor(readonly maxBytes: number) {
-    this.cache = new SharedPromiseCache(
-      new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64, (_key, b) => BUFFER_POOL.releaseLater(b.owned)),
-    );
+    this.lru = new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64, (key, b) => {
+      this.untrack(key);
+      BUFFER_POOL.releaseLater(b.owned);
+    });
+    this.cache = new SharedPromiseCache(this.lru);
   }
 
   /** The cached block for `key`, or the result of `decode()` (shared with concurrent callers). */
   get(key: string, decode: () => Promise<DecodedBlock>): Promise<DecodedBlock> {
     return this.cache.getOrCreate(key, () => {
       this.decodeCount++;
-      return decode();
+      return decode().then((block) => {
+        const source = sourceOfKey(key);
+        let keys = this.bySource.get(source);
+        if (keys === undefined) this.bySource.set(source, (keys = new Set()));
+        keys.add(key);
+        return block;
+      });
     });
+  }
+
+  /** Drops every cached block of one source version (`sourceCacheKey`): it was replaced by a newer one. */
+  forgetSource(source: string): void {
+    const keys = this.bySource.get(source);
+    if (keys === undefined) return;
+    this.bySource.delete(source);
+    for (const key of keys) {
+      const block = this.lru.get(key);
+      this.cache.delete(key);
+      if (block !== undefined) BUFFER_POOL.releaseLater(block.owned);
+    }
+  }
+
+  private untrack(key: string): void {
+    const source = sourceOfKey(key);
+    const keys = this.bySource.get(source);
+    if (keys === undefined) return;
+    keys.delete(key);
+    if (keys.size === 0) this.bySource.delete(source);
   }
 
   get stats(): BlockCacheStats {
@@ -67,5 +100,12 @@ export function createBlockCache(maxBytes: number): BlockCache {
   return new BlockCache(maxBytes);
 }
 
-/** Cache key of one block: `image` is the IFD index inside the file at `url`. */
-export const blockKey = (url: string, image: number, block: number): string => `${url}\u0000${image}:${block}`;
+const SEPARATOR = '\u0001';
+
+/**
+ * Cache key of one block: `source` is the file's `sourceCacheKey` (url and version, so a block of
+ * another version of the file is never hit), `image` the IFD index inside it, `suffix` marks kinds.
+ */
+export const blockKey = (source: string, image: number, block: number, suffix = ''): string => `${source}${SEPARATOR}${image}:${block}${suffix}`;
+
+const sourceOfKey = (key: string): string => key.slice(0, key.lastIndexOf(SEPARATOR));

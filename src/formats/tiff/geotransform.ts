@@ -2,11 +2,12 @@
  * GeoTIFF georeferencing tags → GDAL-order geotransform, as GDAL's GTiff driver reads them by
  * default: ModelPixelScale + one ModelTiepoint, else ModelTransformation; PixelIsPoint rasters
  * are shifted by half a pixel so that the transform addresses pixel corners
- * (GTIFF_POINT_GEO_IGNORE=FALSE). Several tiepoints without a scale are GCPs: not supported here
- * (null).
+ * (GTIFF_POINT_GEO_IGNORE=FALSE). Several tiepoints without a scale are GCPs: the geotransform is
+ * their least-squares affine fit, as rio-tiler reads GCP rasters (see gcp-fit.ts).
  */
 import { Errors } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
+import { gcpsFromTiepoints, geoTransformFromGcps } from './gcp-fit.ts';
 
 export interface GeoTags {
   pixelScale: number[] | null;
@@ -34,6 +35,12 @@ export function geoTransformFromTags(tags: GeoTags, size?: { width: number; heig
   } else if (m !== null && m.length === 16) {
     gt = [m[3], m[0], m[1], m[7], m[4], m[5]];
     from = `ModelTransformation (${m.slice(0, 8).join(', ')}, …)`;
+  } else if (tie !== null && tie.length >= 12) {
+    const fit = geoTransformFromGcps(gcpsFromTiepoints(tie, tags.pixelIsPoint));
+    if (fit === null) throw Errors.invalidFormat(`GeoTIFF ModelTiepoint holds ${Math.floor(tie.length / 6)} ground control points that determine no geotransform`);
+    const problem = transformProblem(fit, size);
+    if (problem !== null) throw Errors.invalidFormat(`GeoTIFF ground control points give a geotransform that ${problem}`);
+    return fit; // GCPs were moved to pixel corners already
   }
   if (gt === null) return null;
   const problem = transformProblem(gt, size);

@@ -26,6 +26,7 @@ import { applyPam, readPamSidecar } from './pam.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
 import { raceAbort } from '../../sources/abort.ts';
+import { sourceCacheKey } from '../../sources/version.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 
@@ -304,7 +305,7 @@ export class TiffDataset {
   /** Decoded block through the shared cache. */
   private block(plane: Plane, index: number, mask: boolean, decoded: { bytes: number }): Promise<DecodedBlock> {
     const url = plane.file.source.url;
-    const key = blockKey(url, plane.layout.index, index) + (mask ? 'm' : '');
+    const key = blockKey(sourceCacheKey(plane.file.source), plane.layout.index, index, mask ? 'm' : '');
     return this.cache.get(key, () => {
       // charged to the request that decodes it (a cache hit costs nothing)
       const l = plane.layout;

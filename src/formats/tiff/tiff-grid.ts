@@ -14,6 +14,9 @@ import { crsFromGeoKeys } from '../../geo/crs-geokeys.ts';
 import type { Crs } from '../../geo/crs-type.ts';
 import { parseLocation } from '../../sources/location.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
+import type { Source } from '../../sources/source.ts';
+import { sourceCacheKey } from '../../sources/version.ts';
+import type { DatasetVersions } from '../grid-dataset.ts';
 import type { GridBand, GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
 import type { BlockCache } from './block-cache.ts';
 import { TiffDataset } from './tiff-dataset.ts';
@@ -26,13 +29,50 @@ export interface TiffGridContext {
   sidecars: boolean;
 }
 
+const SIDECARS = ['.ovr', '.msk', '.msk.ovr', '.aux.xml'] as const;
+
+/** The current sources of a GeoTIFF: the file and, for local files, its sidecars (null when absent). */
+async function currentSources(location: string, ctx: TiffGridContext, signal?: AbortSignal): Promise<[Source, ...(Source | null)[]]> {
+  const local = ctx.sidecars && parseLocation(location).kind === 'file';
+  const [source, ...sidecars] = await Promise.all([
+    ctx.sources.open(location, signal),
+    ...SIDECARS.map((suffix) => (local ? ctx.sources.openIfExists(`${location}${suffix}`, signal) : null)),
+  ]);
+  return [source, ...sidecars];
+}
+
+/** The version of a GeoTIFF: its file's, plus the sidecars present (a sidecar appearing is a change too). */
+function versionOf([source, ...sidecars]: readonly (Source | null)[]): string {
+  const parts = [source?.version ?? ''];
+  sidecars.forEach((s, i) => {
+    if (s !== null) parts.push(`${SIDECARS[i]}=${s.version ?? ''}`);
+  });
+  return parts.join('|');
+}
+
+/**
+ * The DatasetCache's version check for GeoTIFFs: the current version of a location (for a local
+ * file one stat per file; remote sources know theirs), and dropping a replaced dataset's decoded
+ * blocks (those of its source versions the new dataset does not read).
+ */
+export function tiffGridVersions(ctx: TiffGridContext): DatasetVersions {
+  return {
+    current: async (location, signal) => versionOf(await currentSources(location, ctx, signal)),
+    forget(old, current) {
+      if (!(old instanceof TiffGrid)) return;
+      const keep = new Set(current instanceof TiffGrid ? current.sources.map(sourceCacheKey) : []);
+      for (const source of old.sources) {
+        const key = sourceCacheKey(source);
+        if (!keep.has(key)) ctx.blockCache.forgetSource(key);
+      }
+    },
+  };
+}
+
 /** Opens a GeoTIFF (and its sidecars) as a GridDataset; not georeferenced → BadRequest / InvalidCrs. */
 export async function openTiffGrid(location: string, ctx: TiffGridContext, signal?: AbortSignal): Promise<GridDataset> {
-  const source = await ctx.sources.open(location, signal);
-  const local = ctx.sidecars && parseLocation(location).kind === 'file';
-  const [overviewSource, maskSource, maskOverviewSource, pamSource] = local
-    ? await Promise.all(['.ovr', '.msk', '.msk.ovr', '.aux.xml'].map((suffix) => ctx.sources.openIfExists(`${location}${suffix}`, signal)))
-    : [null, null, null, null];
+  const sources = await currentSources(location, ctx, signal);
+  const [source, overviewSource, maskSource, maskOverviewSource, pamSource] = sources;
   const tiff = await TiffDataset.open(source, {
     blockCache: ctx.blockCache,
     overviewSource: overviewSource ?? undefined,
@@ -42,7 +82,7 @@ export async function openTiffGrid(location: string, ctx: TiffGridContext, signa
     maxBlockBytes: ctx.maxBlockBytes,
     signal,
   });
-  return new TiffGrid(location, tiff);
+  return new TiffGrid(location, tiff, versionOf(sources), sources.filter((s) => s !== null));
 }
 
 export class TiffGrid implements GridDataset {
@@ -65,6 +105,9 @@ export class TiffGrid implements GridDataset {
   constructor(
     readonly location: string,
     private readonly tiff: TiffDataset,
+    readonly version = '',
+    /** The files read (the file and its sidecars), whose decoded blocks go when a new version replaces this one. */
+    readonly sources: readonly Source[] = [tiff.source],
   ) {
     if (tiff.geoTransform === null) throw Errors.badRequest(`'${location}' is not georeferenced (no geotransform)`);
     const crs = (tiff.pamSrs !== null ? crsOrNull(tiff.pamSrs) : null) ?? crsFromGeoKeys(tiff.geoKeys);

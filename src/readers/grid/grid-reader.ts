@@ -99,7 +99,10 @@ export class GridReader implements DatasetReader {
     let bounds = this.ds.bounds;
     let width = this.ds.width;
     let height = this.ds.height;
-    let gt = this.ds.geoTransform;
+    // rio-tiler hands calculate_default_transform the bounds, not the geotransform: a rotated
+    // raster is sized as if its width × height pixels filled the envelope of its corners.
+    const gt0 = this.ds.geoTransform;
+    let gt = gt0[2] === 0 && gt0[4] === 0 ? gt0 : geoTransformFromBounds(bounds, width, height);
     if (this.ds.crs.epsg === 4326 && crs.epsg === 3857 && (bounds[1] < -85.06 || bounds[3] > 85.06)) {
       bounds = [bounds[0], Math.max(bounds[1], -85.06), bounds[2], Math.min(bounds[3], 85.06)];
       const w = windowFromBounds(bounds, this.ds.geoTransform);

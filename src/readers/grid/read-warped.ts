@@ -117,6 +117,7 @@ export async function readWarpedImage(
     source,
     { bands: warped, written, dtype },
   );
+  releaseRequest(16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE); // the coordinate scratch is given back
 
   // 5. Masks (rio-tiler: nodata → value == nodata; else the VRT's alpha = pixels written).
   let bands: TypedArray[] = plan.alphaBand !== null ? warped.slice(0, -1) : warped;

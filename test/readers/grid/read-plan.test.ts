@@ -30,6 +30,7 @@ function fakeDataset(): GridDataset & { levelsRead: number[] } {
   return {
     levelsRead,
     location: 'memory://grid',
+    version: '',
     driver: 'Memory',
     width: 1024,
     height: 1024,

@@ -1,0 +1,194 @@
+/**
+ * Source versions (src/sources/version.ts): a Source reads one version of the bytes; a read that
+ * meets another version throws SourceChanged, and the opener hands out a new Source for the new
+ * version. Local files (overwrite in place, write-and-rename), loopback HTTP servers with and
+ * without validators, and the S3 stand-in.
+ */
+import assert from 'node:assert/strict';
+import { rename, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { isRastileError } from '../../src/errors.ts';
+import { createSourceOpener, type ManagedSourceOpener } from '../../src/sources/open-source.ts';
+import { sourceOptionsFromEnv } from '../../src/sources/options.ts';
+import type { Source } from '../../src/sources/source.ts';
+import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
+import { startS3Standin } from '../helpers/s3-standin.ts';
+import { makeTempTree, patternBytes, type TempTree } from './fixture-files.ts';
+
+const OLD = patternBytes(100_000, 1);
+const NEW = patternBytes(100_000, 2); // same size: only the version tells them apart
+const BIGGER = patternBytes(120_000, 3);
+
+const isChanged = (err: unknown): boolean => isRastileError(err, 'SourceChanged');
+
+/** Sets a file's times `secondsAgo` back, past the racy window (its version may be reused). */
+async function age(file: string, secondsAgo: number): Promise<void> {
+  const t = new Date(Date.now() - secondsAgo * 1000);
+  await utimes(file, t, t);
+}
+
+/** Writes `bytes` to a temporary name beside `file` and renames it over `file` (as most tools do). */
+async function replaceByRename(file: string, bytes: Uint8Array, secondsAgo = 30): Promise<void> {
+  const tmp = `${file}.tmp`;
+  await writeFile(tmp, bytes);
+  await age(tmp, secondsAgo);
+  await rename(tmp, file);
+}
+
+describe('local file versions', () => {
+  let tree: TempTree;
+  let opener: ManagedSourceOpener;
+  let file: string;
+
+  before(async () => {
+    tree = await makeTempTree({ 'a.bin': OLD });
+    file = path.join(tree.dir, 'a.bin');
+    opener = createSourceOpener({ ...sourceOptionsFromEnv({}), localRoots: [tree.dir], maxOpenFiles: 4 });
+  });
+  after(async () => {
+    await opener.close();
+    await tree.cleanup();
+  });
+
+  it('overwrite in place (same size): the old source refuses to read, the opener gives the new version', async () => {
+    await writeFile(file, OLD);
+    await age(file, 60);
+    const old = await opener.open(file);
+    assert.equal(old, await opener.open(file), 'an unchanged file keeps its source');
+    assert.deepEqual(await old.fetch(0, 100), OLD.subarray(0, 100));
+    await writeFile(file, NEW);
+    await age(file, 30);
+    await assert.rejects(old.fetch(0, 100), isChanged);
+    const fresh = await opener.open(file);
+    assert.notEqual(fresh, old);
+    assert.notEqual(fresh.version, old.version);
+    assert.deepEqual(await fresh.fetch(500, 1000), NEW.subarray(500, 1500));
+  });
+
+  it('write-and-rename: the pooled handle on the old inode is not used for the new version', async () => {
+    await writeFile(file, OLD);
+    await age(file, 60);
+    const old = await opener.open(file);
+    assert.deepEqual(await old.fetch(0, 10), OLD.subarray(0, 10)); // pools a handle on this inode
+    await replaceByRename(file, BIGGER);
+    const fresh = await opener.open(file);
+    assert.notEqual(fresh.version, old.version);
+    assert.equal(fresh.size, BIGGER.length);
+    assert.deepEqual(await fresh.fetch(110_000, 10_000), BIGGER.subarray(110_000));
+    // The opener retired the old version's handle: a read of the old source would open the new inode.
+    await assert.rejects(old.fetch(0, 10), isChanged);
+  });
+
+  it('a file modified within the racy window gets a unique version each open (nothing shared)', async () => {
+    await writeFile(file, NEW);
+    const a = await opener.open(file);
+    const b = await opener.open(file);
+    assert.notEqual(a, b);
+    assert.match(a.version ?? '', /~\d+$/);
+    assert.notEqual(a.version, b.version);
+    await age(file, 10);
+    const c = await opener.open(file);
+    assert.equal(await opener.open(file), c, 'once past the window the version is reused');
+    assert.doesNotMatch(c.version ?? '', /~/);
+  });
+
+  it('a rewrite that restores the old mtime is still seen (ctime)', async () => {
+    await writeFile(file, OLD);
+    await age(file, 60);
+    const old = await opener.open(file);
+    const { mtime } = await import('node:fs').then((fs) => fs.statSync(file));
+    await writeFile(file, NEW);
+    await utimes(file, mtime, mtime); // cp -p / touch -r
+    await assert.rejects(old.fetch(0, 10), isChanged);
+    assert.notEqual((await opener.open(file)).version, old.version);
+  });
+});
+
+type Mode = 'etag' | 'weak-etag' | 'last-modified' | 'none';
+
+describe('http(s) object versions over a loopback range server', () => {
+  let tree: TempTree;
+  const servers: RangeServer[] = [];
+  let opener: ManagedSourceOpener;
+
+  before(async () => {
+    tree = await makeTempTree({});
+    opener = createSourceOpener({ ...sourceOptionsFromEnv({}), localRoots: [], allowPrivateHosts: true, retryBaseDelayMs: 1 });
+  });
+  after(async () => {
+    await opener.close();
+    await Promise.all(servers.map((s) => s.close()));
+    await tree.cleanup();
+  });
+
+  async function serve(mode: Mode, ignoreIfMatch = false): Promise<{ server: RangeServer; file: string; url: string }> {
+    const name = `${mode}${ignoreIfMatch ? '-ignore' : ''}.bin`;
+    const file = path.join(tree.dir, name);
+    await writeFile(file, OLD);
+    await age(file, 120);
+    const server = await startRangeServer({ root: tree.dir, validators: mode, ignoreIfMatch });
+    servers.push(server);
+    return { server, file, url: `${server.url}/${name}` };
+  }
+
+  for (const [mode, ignoreIfMatch] of [
+    ['etag', false],
+    ['etag', true],
+    ['weak-etag', false],
+    ['last-modified', false],
+  ] as Array<[Mode, boolean]>) {
+    it(`${mode}${ignoreIfMatch ? ' (server ignores If-Match)' : ''}: a changed object is refused, the opener re-opens it`, async () => {
+      const { server, file, url } = await serve(mode, ignoreIfMatch);
+      const old = await opener.open(url);
+      assert.ok(old.version?.startsWith(mode === 'last-modified' ? 'lm:' : 'etag:'), old.version);
+      assert.equal(await opener.open(url), old, 'kept while no response showed another version');
+      await replaceByRename(file, NEW, 60); // same size, another second: a new ETag and Last-Modified
+      await assert.rejects(old.fetch(90_000, 100), isChanged);
+      const last = server.requests.at(-1)!;
+      if (mode === 'etag') assert.equal(last.headers['if-match'], old.version!.slice('etag:'.length), 'strong ETags are sent as If-Match');
+      else assert.equal(last.headers['if-match'], undefined, 'weak ETags and dates are compared, not sent');
+      await assert.rejects(old.fetch(0, 10), isChanged, 'a changed source stays refused');
+      const fresh = await opener.open(url);
+      assert.notEqual(fresh, old);
+      assert.notEqual(fresh.version, old.version);
+      assert.deepEqual(await fresh.fetch(90_000, 100), NEW.subarray(90_000, 90_100));
+    });
+  }
+
+  it('no validator: the size is compared within one open, and nothing is reused across opens', async () => {
+    const { file, url } = await serve('none');
+    const a = await opener.open(url);
+    assert.match(a.version ?? '', /^size:100000~\d+$/);
+    const b = await opener.open(url);
+    assert.notEqual(a, b, 'each open reads the object again');
+    await replaceByRename(file, BIGGER);
+    await assert.rejects(a.fetch(90_000, 100), isChanged);
+    assert.deepEqual(await (await opener.open(url)).fetch(110_000, 100), BIGGER.subarray(110_000, 110_100));
+  });
+});
+
+describe('S3 object versions (stand-in)', () => {
+  it('a replaced object answers 412 to If-Match; the opener re-opens the new version', async () => {
+    const s3 = await startS3Standin({ buckets: { bkt: { 'k.bin': OLD } }, accounts: [{ accessKeyId: 'AKID', secretAccessKey: 'secret' }] });
+    const opener = createSourceOpener({
+      ...sourceOptionsFromEnv({}),
+      localRoots: [],
+      s3: { region: 'us-east-1', endpoint: s3.url, accessKeyId: 'AKID', secretAccessKey: 'secret' },
+    });
+    try {
+      const old: Source = await opener.open('s3://bkt/k.bin');
+      assert.match(old.version ?? '', /^etag:"[0-9a-f]{32}"$/);
+      s3.put('bkt', 'k.bin', NEW);
+      await assert.rejects(old.fetch(90_000, 100), isChanged);
+      const last = s3.requests.at(-1)!;
+      assert.equal(last.outcome, 'PreconditionFailed', 'signed If-Match accepted, then refused as S3 does');
+      const fresh = await opener.open('s3://bkt/k.bin');
+      assert.notEqual(fresh.version, old.version);
+      assert.deepEqual(await fresh.fetch(90_000, 100), NEW.subarray(90_000, 90_100));
+    } finally {
+      await opener.close();
+      await s3.close();
+    }
+  });
+});
