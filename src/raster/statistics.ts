@@ -257,43 +257,51 @@ function sortDistinct(
   dtype: DType,
 ): Distinct {
   const npix = values.length;
-  const float = isFloat(dtype);
-  let valid = 0;
-  if (float) {
-    for (let i = 0; i < npix; i++) if (mask[i] !== 0 && values[i] - values[i] === 0) valid++;
-  } else {
-    for (let i = 0; i < npix; i++) if (mask[i] !== 0) valid++;
-  }
   const wide = dtype === 'float64';
-  const keys: SortKeys = {
-    lo: new Uint32Array(valid),
-    hi: wide ? new Uint32Array(valid) : null,
-    w: coverage ? new Float64Array(valid) : null,
+  // gathered straight into arrays of the band's size (no separate counting pass), then trimmed
+  const all: SortKeys = {
+    lo: new Uint32Array(npix),
+    hi: wide ? new Uint32Array(npix) : null,
+    w: coverage ? new Float64Array(npix) : null,
   };
-  if (dtype === 'float32') gatherFloat32(values as Float32Array, mask, coverage, keys);
-  else if (wide) gatherFloat64(values as Float64Array, mask, coverage, keys);
-  else gatherInt(values, mask, coverage, keys, dtype === 'int32' ? 0x80000000 : 0);
+  let valid: number;
+  if (dtype === 'float32') valid = gatherFloat32(values as Float32Array, mask, coverage, all);
+  else if (wide) valid = gatherFloat64(values as Float64Array, mask, coverage, all);
+  else valid = gatherInt(values, mask, coverage, all, dtype === 'int32' ? 0x80000000 : 0);
+  const keys: SortKeys = { lo: all.lo.subarray(0, valid), hi: all.hi ? all.hi.subarray(0, valid) : null, w: all.w ? all.w.subarray(0, valid) : null };
   const sorted = radixSort(keys);
-  const decoded = decodeKeys(sorted, dtype);
 
-  // run-length encode; -0 and +0 compare equal here, like numpy.unique
+  // run-length encode the sorted keys, then decode only the distinct ones
+  const lo = sorted.lo;
+  const hi = sorted.hi;
+  const sw = sorted.w;
+  let m = 0;
+  for (let i = 0; i < valid; i++) if (i === 0 || lo[i] !== lo[i - 1] || (hi !== null && hi[i] !== hi[i - 1])) m++;
+  const runs: SortKeys = { lo: new Uint32Array(m), hi: hi ? new Uint32Array(m) : null, w: null };
+  const runCounts = new Float64Array(m);
+  const runWeights = sw ? new Float64Array(m) : null;
+  for (let i = 0, k = -1; i < valid; i++) {
+    if (i === 0 || lo[i] !== lo[i - 1] || (hi !== null && hi[i] !== hi[i - 1])) {
+      k++;
+      runs.lo[k] = lo[i];
+      if (runs.hi && hi) runs.hi[k] = hi[i];
+    }
+    runCounts[k]++;
+    if (runWeights && sw) runWeights[k] += sw[i];
+  }
+  const decoded = decodeKeys(runs, dtype);
+
+  // -0 and +0 are distinct keys but one value, as in numpy.unique: merge equal neighbours
   let n = 0;
-  for (let i = 0; i < valid; i++) if (i === 0 || decoded[i] !== decoded[i - 1]) n++;
+  for (let k = 0; k < m; k++) if (k === 0 || decoded[k] !== decoded[k - 1]) n++;
+  if (n === m) return { keys: decoded, counts: runCounts, weights: runWeights, n, validPixels: valid };
   const out = new Float64Array(n);
   const counts = new Float64Array(n);
-  const weights = sorted.w ? new Float64Array(n) : null;
-  let k = -1;
-  const sw = sorted.w;
-  for (let i = 0; i < valid; i++) {
-    if (i === 0 || decoded[i] !== decoded[i - 1]) out[++k] = decoded[i];
-    counts[k]++;
-  }
-  if (weights && sw) {
-    k = -1;
-    for (let i = 0; i < valid; i++) {
-      if (i === 0 || decoded[i] !== decoded[i - 1]) k++;
-      weights[k] += sw[i];
-    }
+  const weights = runWeights ? new Float64Array(n) : null;
+  for (let k = 0, j = -1; k < m; k++) {
+    if (k === 0 || decoded[k] !== decoded[k - 1]) out[++j] = decoded[k];
+    counts[j] += runCounts[k];
+    if (weights && runWeights) weights[j] += runWeights[k];
   }
   return { keys: out, counts, weights, n, validPixels: valid };
 }
@@ -305,7 +313,7 @@ interface SortKeys {
 }
 
 /** float32 bits → unsigned key in value order (negative: all bits flipped; positive: sign bit set). */
-function gatherFloat32(values: Float32Array, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys): void {
+function gatherFloat32(values: Float32Array, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys): number {
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
   const { lo, w } = k;
   let j = 0;
@@ -316,9 +324,10 @@ function gatherFloat32(values: Float32Array, mask: Uint8Array, coverage: Float32
     if (w && coverage) w[j] = coverage[i];
     j++;
   }
+  return j;
 }
 
-function gatherFloat64(values: Float64Array, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys): void {
+function gatherFloat64(values: Float64Array, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys): number {
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
   const { lo, hi, w } = k;
   const h32 = hi as Uint32Array;
@@ -333,10 +342,11 @@ function gatherFloat64(values: Float64Array, mask: Uint8Array, coverage: Float32
     if (w && coverage) w[j] = coverage[i];
     j++;
   }
+  return j;
 }
 
 /** int32 (flip = 0x80000000) or uint32 (flip = 0) values. */
-function gatherInt(values: TypedArray, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys, flip: number): void {
+function gatherInt(values: TypedArray, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys, flip: number): number {
   const { lo, w } = k;
   let j = 0;
   for (let i = 0; i < values.length; i++) {
@@ -345,6 +355,7 @@ function gatherInt(values: TypedArray, mask: Uint8Array, coverage: Float32Array 
     if (w && coverage) w[j] = coverage[i];
     j++;
   }
+  return j;
 }
 
 function decodeKeys(k: SortKeys, dtype: DType): Float64Array {
@@ -379,8 +390,7 @@ function decodeKeys(k: SortKeys, dtype: DType): Float64Array {
 }
 
 /**
- * Stable LSD radix sort by the unsigned (hi, lo) keys, 11 bits per pass (2048 buckets keep the
- * scatter cache-friendly), carrying the weights. Passes whose digit is constant are skipped.
+ * Stable LSD radix sort by the unsigned (hi, lo) keys, 11 or 16 bits per pass, carrying the weights. Passes whose digit is constant are skipped.
  */
 function radixSort(keys: SortKeys): SortKeys {
   const n = keys.lo.length;
@@ -390,21 +400,26 @@ function radixSort(keys: SortKeys): SortKeys {
     hi: keys.hi ? new Uint32Array(n) : null,
     w: keys.w ? new Float64Array(n) : null,
   };
-  const count = new Uint32Array(2048);
+  // large inputs: two 16-bit passes per word beat three 11-bit ones (half the counting table
+  // per pass no longer fits the cache, but a whole pass over the data is saved)
+  const bits = n >= 1 << 18 ? 16 : 11;
+  const size = 1 << bits;
+  const mask = size - 1;
+  const count = new Uint32Array(size);
   const words: Array<'lo' | 'hi'> = keys.hi ? ['lo', 'hi'] : ['lo'];
   for (const word of words) {
-    for (const shift of [0, 11, 22]) {
+    for (let shift = 0; shift < 32; shift += bits) {
       const src = cur[word] as Uint32Array;
       count.fill(0);
-      for (let i = 0; i < n; i++) count[(src[i] >>> shift) & 0x7ff]++;
-      if (n === 0 || count[(src[0] >>> shift) & 0x7ff] === n) continue;
+      for (let i = 0; i < n; i++) count[(src[i] >>> shift) & mask]++;
+      if (n === 0 || count[(src[0] >>> shift) & mask] === n) continue;
       let sum = 0;
-      for (let d = 0; d < 2048; d++) {
+      for (let d = 0; d < size; d++) {
         const c = count[d];
         count[d] = sum;
         sum += c;
       }
-      scatter(src, shift, count, cur, tmp);
+      scatter(src, shift, mask, count, cur, tmp);
       const t = cur;
       cur = tmp;
       tmp = t;
@@ -413,7 +428,7 @@ function radixSort(keys: SortKeys): SortKeys {
   return cur;
 }
 
-function scatter(src: Uint32Array, shift: number, count: Uint32Array, from: SortKeys, to: SortKeys): void {
+function scatter(src: Uint32Array, shift: number, mask: number, count: Uint32Array, from: SortKeys, to: SortKeys): void {
   const n = src.length;
   const sLo = from.lo;
   const dLo = to.lo;
@@ -424,24 +439,24 @@ function scatter(src: Uint32Array, shift: number, count: Uint32Array, from: Sort
   // one loop per payload combination keeps each loop monomorphic and branch-free
   if (sHi && dHi && sW && dW) {
     for (let i = 0; i < n; i++) {
-      const pos = count[(src[i] >>> shift) & 0x7ff]++;
+      const pos = count[(src[i] >>> shift) & mask]++;
       dLo[pos] = sLo[i];
       dHi[pos] = sHi[i];
       dW[pos] = sW[i];
     }
   } else if (sHi && dHi) {
     for (let i = 0; i < n; i++) {
-      const pos = count[(src[i] >>> shift) & 0x7ff]++;
+      const pos = count[(src[i] >>> shift) & mask]++;
       dLo[pos] = sLo[i];
       dHi[pos] = sHi[i];
     }
   } else if (sW && dW) {
     for (let i = 0; i < n; i++) {
-      const pos = count[(src[i] >>> shift) & 0x7ff]++;
+      const pos = count[(src[i] >>> shift) & mask]++;
       dLo[pos] = sLo[i];
       dW[pos] = sW[i];
     }
   } else {
-    for (let i = 0; i < n; i++) dLo[count[(src[i] >>> shift) & 0x7ff]++] = sLo[i];
+    for (let i = 0; i < n; i++) dLo[count[(src[i] >>> shift) & mask]++] = sLo[i];
   }
 }

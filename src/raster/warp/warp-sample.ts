@@ -35,6 +35,16 @@ export interface WarpTarget {
   dtype: DType;
 }
 
+/**
+ * Where the samples go in the target: sample i (of rows `width` samples long) lands at
+ * offset + floor(i / width)·stride + i mod width. Without it, sample i lands at index i.
+ */
+export interface TargetLayout {
+  offset: number;
+  stride: number;
+  width: number;
+}
+
 const EPS = 1e-10;
 
 /**
@@ -49,10 +59,13 @@ export function warpSample(
   scaleX: number,
   scaleY: number,
   dst: WarpTarget,
+  layout?: TargetLayout,
 ): void {
-  if (method === 'nearest') return nearest(src, sx, sy, dst);
-  if (isInterpolationKernel(method)) return convolve(method, kernelRadius(method), src, sx, sy, dst);
-  return footprintStatistic(method, src, sx, sy, Math.max(1, scaleX), Math.max(1, scaleY), dst);
+  const at = layout ?? { offset: 0, stride: sx.length, width: sx.length };
+  if (at.width === 0) return;
+  if (method === 'nearest') return nearest(src, sx, sy, dst, at);
+  if (isInterpolationKernel(method)) return convolve(method, kernelRadius(method), src, sx, sy, dst, at);
+  return footprintStatistic(method, src, sx, sy, Math.max(1, scaleX), Math.max(1, scaleY), dst, at);
 }
 
 /**
@@ -63,14 +76,16 @@ function nodataValue(src: SourceRegion): number {
   return src.nodata === null ? NaN : src.nodata;
 }
 
-function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
+function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget, at: TargetLayout): void {
   const n = sx.length;
   const { width, height, col0, row0, valid, nodata } = src;
   const nb = src.bands.length;
   const hasNodata = nodata !== null;
   const ndNaN = hasNodata && Number.isNaN(nodata);
   const nd = nodata ?? 0;
-  for (let i = 0; i < n; i++) {
+  const w = at.width;
+  // d: where sample i lands (the layout's next index; past a row's end, the next row's start)
+  for (let i = 0, d = at.offset, col = 0; i < n; i++, d = ++col === w ? ((col = 0), d + at.stride - w + 1) : d + 1) {
     const x = sx[i];
     const y = sy[i];
     if (!(x === x) || !(y === y)) continue;
@@ -83,14 +98,14 @@ function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: War
     for (let b = 0; b < nb; b++) {
       const v = src.bands[b][k];
       if (hasNodata && (ndNaN ? v !== v : v === nd)) continue;
-      dst.bands[b][i] = v;
+      dst.bands[b][d] = v;
       any = true;
     }
-    if (any) dst.written[i] = 255;
+    if (any) dst.written[d] = 255;
   }
 }
 
-function convolve(method: InterpolationKernel, radius: number, src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget): void {
+function convolve(method: InterpolationKernel, radius: number, src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget, at: TargetLayout): void {
   const n = sx.length;
   const integer = !isFloat(dst.dtype);
   const [lo, hi] = dtypeRange(dst.dtype);
@@ -101,7 +116,9 @@ function convolve(method: InterpolationKernel, radius: number, src: SourceRegion
   // kernel weights of the destination pixel's rows and columns, shared by every band
   const wys = new Float64Array(taps);
   const wxs = new Float64Array(taps);
-  for (let i = 0; i < n; i++) {
+  const w = at.width;
+  // d: where sample i lands (the layout's next index; past a row's end, the next row's start)
+  for (let i = 0, d = at.offset, col = 0; i < n; i++, d = ++col === w ? ((col = 0), d + at.stride - w + 1) : d + 1) {
     const x = sx[i] - 0.5 - col0;
     const y = sy[i] - 0.5 - row0;
     if (!(x === x) || !(y === y)) continue;
@@ -140,10 +157,10 @@ function convolve(method: InterpolationKernel, radius: number, src: SourceRegion
       }
       if (Math.abs(wsum) < 1e-5) continue;
       const value = acc / wsum;
-      dst.bands[b][i] = integer ? roundToRange(value, lo, hi) : value;
+      dst.bands[b][d] = integer ? roundToRange(value, lo, hi) : value;
       any = true;
     }
-    if (any) dst.written[i] = 255;
+    if (any) dst.written[d] = 255;
   }
 }
 
@@ -163,6 +180,7 @@ function footprintStatistic(
   scaleX: number,
   scaleY: number,
   dst: WarpTarget,
+  at: TargetLayout,
 ): void {
   const n = sx.length;
   const integer = !isFloat(dst.dtype);
@@ -183,18 +201,22 @@ function footprintStatistic(
   };
   const wxs = new Float64Array(maxCols);
   const wys = new Float64Array(maxRows);
-  for (let i = 0; i < n; i++) {
-    const x = sx[i] - col0;
-    const y = sy[i] - row0;
+  const w = at.width;
+  // d: where sample i lands (the layout's next index; past a row's end, the next row's start)
+  for (let i = 0, d = at.offset, col = 0; i < n; i++, d = ++col === w ? ((col = 0), d + at.stride - w + 1) : d + 1) {
+    // In the source's own pixel coordinates (not the window's), so that the footprint's edges
+    // and weights do not depend on where the window read happens to start.
+    const x = sx[i];
+    const y = sy[i];
     if (!(x === x) || !(y === y)) continue;
-    const c0 = Math.max(0, Math.floor(x - hx));
-    const c1 = Math.min(width, Math.ceil(x + hx));
-    const r0 = Math.max(0, Math.floor(y - hy));
-    const r1 = Math.min(height, Math.ceil(y + hy));
+    const c0 = Math.max(col0, Math.floor(x - hx)) - col0;
+    const c1 = Math.min(col0 + width, Math.ceil(x + hx)) - col0;
+    const r0 = Math.max(row0, Math.floor(y - hy)) - row0;
+    const r1 = Math.min(row0 + height, Math.ceil(y + hy)) - row0;
     if (c0 >= c1 || r0 >= r1) continue;
     // overlap of each source row / column with the footprint, shared by every band
-    for (let r = r0; r < r1; r++) wys[r - r0] = Math.min(r + 1, y + hy) - Math.max(r, y - hy);
-    for (let c = c0; c < c1; c++) wxs[c - c0] = Math.min(c + 1, x + hx) - Math.max(c, x - hx);
+    for (let r = r0; r < r1; r++) wys[r - r0] = Math.min(r + row0 + 1, y + hy) - Math.max(r + row0, y - hy);
+    for (let c = c0; c < c1; c++) wxs[c - c0] = Math.min(c + col0 + 1, x + hx) - Math.max(c + col0, x - hx);
     let any = false;
     for (let b = 0; b < nb; b++) {
       const band = src.bands[b];
@@ -217,10 +239,10 @@ function footprintStatistic(
       if (count === 0) continue;
       fp.count = count;
       const value = reduce(method, fp);
-      dst.bands[b][i] = integer ? roundToRange(value, lo, hi) : value;
+      dst.bands[b][d] = integer ? roundToRange(value, lo, hi) : value;
       any = true;
     }
-    if (any) dst.written[i] = 255;
+    if (any) dst.written[d] = 255;
   }
 }
 

@@ -17,8 +17,10 @@ import type { TypedArray } from '../../dtype.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { resampleKernel } from '../../raster/resample-kernel.ts';
 import { nearestIndexes, sampleMaskNearest } from '../../raster/sample-index.ts';
-import { approxRowAt } from '../../raster/warp/approx-row.ts';
-import { warpSample, type SourceRegion } from '../../raster/warp/warp-sample.ts';
+import { gridToSource } from '../../raster/warp/grid-transform.ts';
+import { MAX_BLOCK_SIDE } from '../../raster/warp/block-plan.ts';
+import { warpBlocks, type BlockWarpSource } from '../../raster/warp/warp-blocks.ts';
+import type { SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
@@ -70,88 +72,52 @@ export async function readWarpedImage(
   const tw = cols.length;
   const th = rows.length;
 
-  // 3. Source pixel coordinates (in source level k pixels) of those grid pixel centres.
+  // 3. Source pixel coordinates (in source level k pixels) of grid pixel centres, and the warp,
+  // block by block (raster/warp/warp-blocks.ts): blocks that cannot reach the source cost nothing.
   const [fx, fy] = levelFactors(tiff.levels, k);
   const srcGt = ds.geoTransform;
   const levelGt: GeoTransform = [srcGt[0], srcGt[1] * fx, srcGt[2] * fy, srcGt[3], srcGt[4] * fx, srcGt[5] * fy];
-  const inv = invertGeoTransform(levelGt);
-  const transformer = getTransformer(grid.crs, ds.crs);
-  const exact = (xs: Float64Array, ys: Float64Array): void => {
-    for (let i = 0; i < xs.length; i++) {
-      const px = xs[i];
-      const py = ys[i];
-      xs[i] = ggt[0] + px * ggt[1] + py * ggt[2];
-      ys[i] = ggt[3] + px * ggt[4] + py * ggt[5];
-    }
-    transformer.forward(xs, ys);
-    for (let i = 0; i < xs.length; i++) {
-      const gx = xs[i];
-      const gy = ys[i];
-      xs[i] = inv[0] + gx * inv[1] + gy * inv[2];
-      ys[i] = inv[3] + gx * inv[4] + gy * inv[5];
-    }
-  };
-  chargeRequest(tw * th * (17 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length), `A ${tw}×${th} warp of ${readBands.length} band(s)`);
-  const sx = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
-  const sy = (BUFFER_POOL.array('float64', tw * th) as Float64Array).fill(NaN);
-  try {
-    return await warpAndAssemble();
-  } finally {
-    BUFFER_POOL.release(sx.buffer, sy.buffer);
-    releaseRequest(sx.byteLength + sy.byteLength);
-  }
-
-  async function warpAndAssemble(): Promise<ImageData> {
-  // Per 512-pixel VRT block: the output columns it holds and their positions inside it.
-  const blocks = blocksOf(cols, VRT_BLOCK_WIDTH).map((block) => {
-    const c0 = block * VRT_BLOCK_WIDTH;
-    const n = Math.min(VRT_BLOCK_WIDTH, gw - c0);
-    let j0 = 0;
-    while (j0 < tw && !(cols[j0] >= c0)) j0++;
-    let j1 = j0;
-    while (j1 < tw && cols[j1] < c0 + n) j1++;
-    const at = new Int32Array(j1 - j0);
-    for (let j = j0; j < j1; j++) at[j - j0] = cols[j] - c0;
-    return { c0, n, j0, j1, at };
-  });
-  for (let i = 0; i < th; i++) {
-    const r = rows[i];
-    if (r < 0) continue;
-    for (const b of blocks) {
-      const o = i * tw;
-      approxRowAt(exact, b.c0, r + 0.5, b.n, MAX_ERROR, b.at, sx.subarray(o + b.j0, o + b.j1), sy.subarray(o + b.j0, o + b.j1));
-    }
-  }
-
-  // 4. Read the covering source window at level k (with a margin for kernels) and warp.
+  const exact = gridToSource(ggt, invertGeoTransform(levelGt), getTransformer(grid.crs, ds.crs));
+  // output bands + `written` + masks, and the coordinates of one block at a time (16 bytes/pixel)
+  chargeRequest(tw * th * (1 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length) + 16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE, `A ${tw}×${th} warp of ${readBands.length} band(s)`);
   const lv = tiff.levels[k];
   const reproject = options.reproject ?? 'nearest';
-  const margin = reproject === 'nearest' ? 0 : 4;
-  const span = coordSpan(sx, sy, lv.width, lv.height, margin);
   const count = tw * th;
   const dtype = tiff.dtype;
   const fill = plan.nodata ?? 0;
   const warped = readBands.map(() => BUFFER_POOL.array(dtype, count).fill(fill));
   const written = BUFFER_POOL.bytes(count).fill(0);
-  if (span) {
-    const [c0, r0, c1, r1] = span;
-    if ((c1 - c0) * (r1 - r0) > maxReadPixels) throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
-    const part = await tiff.readWindow(k, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, readBands, signal);
-    const region: SourceRegion = {
-      bands: part.bands,
-      valid: plan.useDatasetMask && part.mask ? part.mask : plan.alphaBand !== null ? nonZeroMask(part.bands[part.bands.length - 1]) : null,
-      nodata: plan.nodata,
-      col0: c0,
-      row0: r0,
-      width: c1 - c0,
-      height: r1 - r0,
-    };
-    const [scaleX, scaleY] = footprintScale(sx, sy, cols, rows);
-    warpSample(reproject, region, sx, sy, scaleX, scaleY, { bands: warped, written, dtype });
+  const readMasks = new Map<SourceRegion, Uint8Array>();
+  const source: BlockWarpSource = {
+    read: async ([c0, r0, c1, r1]) => {
+      if ((c1 - c0) * (r1 - r0) > maxReadPixels) throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
+      const part = await tiff.readWindow(k, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, readBands, signal);
+      const region: SourceRegion = {
+        bands: part.bands,
+        valid: plan.useDatasetMask && part.mask ? part.mask : plan.alphaBand !== null ? nonZeroMask(part.bands[part.bands.length - 1]) : null,
+        nodata: plan.nodata,
+        col0: c0,
+        row0: r0,
+        width: c1 - c0,
+        height: r1 - r0,
+      };
+      if (part.mask) readMasks.set(region, part.mask);
+      return region;
+    },
     // the source window is read by no one else: its buffers serve the next reads
-    BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : []));
-    releaseRequest(part.bands.reduce((sum, b) => sum + b.byteLength, part.mask?.byteLength ?? 0));
-  }
+    release: (region) => {
+      const mask = readMasks.get(region);
+      readMasks.delete(region);
+      BUFFER_POOL.release(...region.bands.map((b) => b.buffer), ...(mask ? [mask.buffer] : []));
+      releaseRequest(region.bands.reduce((sum, b) => sum + b.byteLength, mask?.byteLength ?? 0));
+    },
+  };
+  await warpBlocks(
+    { exact, cols, rows, gridWidth: gw, vrtBlockWidth: VRT_BLOCK_WIDTH, maxError: MAX_ERROR, sourceWidth: lv.width, sourceHeight: lv.height, method: reproject, margin: reproject === 'nearest' ? 0 : 4 },
+    source,
+    { bands: warped, written, dtype },
+  );
+  releaseRequest(16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE); // the coordinate scratch is given back
 
   // 5. Masks (rio-tiler: nodata → value == nodata; else the VRT's alpha = pixels written).
   let bands: TypedArray[] = plan.alphaBand !== null ? warped.slice(0, -1) : warped;
@@ -166,51 +132,10 @@ export async function readWarpedImage(
     if (plan.nodata === null) masks = bands.map(() => masks[0]);
   }
   return assembleImage(ds, indexes, bands, masks, { bounds: grid.bounds, crs: grid.crs, width: outWidth, height: outHeight }, plan.nodata, options.unscale ?? false);
-  }
-}
-
-/** Source pixels per grid pixel along x and y, measured on the first and middle samples. */
-function footprintScale(sx: Float64Array, sy: Float64Array, cols: Int32Array, rows: Int32Array): [number, number] {
-  const tw = cols.length;
-  const th = rows.length;
-  const mi = th >> 1;
-  const mj = tw >> 1;
-  const dx = Math.hypot(sx[mi * tw + tw - 1] - sx[mi * tw], sy[mi * tw + tw - 1] - sy[mi * tw]) / Math.max(1, cols[tw - 1] - cols[0]);
-  const dy = Math.hypot(sx[(th - 1) * tw + mj] - sx[mj], sy[(th - 1) * tw + mj] - sy[mj]) / Math.max(1, rows[th - 1] - rows[0]);
-  return [Number.isFinite(dx) && dx > 0 ? dx : 1, Number.isFinite(dy) && dy > 0 ? dy : 1];
 }
 
 function identity(n: number): Int32Array {
   const a = new Int32Array(n);
   for (let i = 0; i < n; i++) a[i] = i;
   return a;
-}
-
-function blocksOf(cols: Int32Array, blockWidth: number): number[] {
-  const set = new Set<number>();
-  for (const c of cols) if (c >= 0) set.add(Math.floor(c / blockWidth));
-  return [...set].sort((a, b) => a - b);
-}
-
-/** Integer source window [c0, r0, c1, r1) covering the finite coordinates (clamped), or null. */
-function coordSpan(sx: Float64Array, sy: Float64Array, width: number, height: number, margin: number): [number, number, number, number] | null {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (let i = 0; i < sx.length; i++) {
-    const x = sx[i];
-    const y = sy[i];
-    if (!(x === x) || !(y === y)) continue;
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-  }
-  if (x0 === Infinity) return null;
-  const c0 = Math.max(0, Math.floor(x0) - margin);
-  const r0 = Math.max(0, Math.floor(y0) - margin);
-  const c1 = Math.min(width, Math.floor(x1) + 1 + margin);
-  const r1 = Math.min(height, Math.floor(y1) + 1 + margin);
-  return c1 > c0 && r1 > r0 ? [c0, r0, c1, r1] : null;
 }
