@@ -51,7 +51,9 @@ describe('a geo failure over HTTP', () => {
       const r = await server.post(`${path}?url=${q(DEMO)}`, point);
       assert.equal(r.status, 400);
       assert.match(r.headers.get('content-type') ?? '', /application\/json/);
-      assert.deepEqual(await r.json(), { detail: 'Geotransform is not invertible' });
+      const body = (await r.json()) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(body), ['detail']);
+      assert.match(String(body['detail']), /no area|not invertible/);
     });
   }
 
