@@ -296,6 +296,8 @@ export function identifyProj4(def: string): Crs | null {
 export function sameCrs(a: Crs, b: Crs): boolean {
   if (a === b || a.id === b.id) return true;
   if (a.proj4 === b.proj4) return true;
+  // the same definition text (e.g. /info's WKT of a user-defined CRS handed back as coord_crs)
+  if (a.wkt !== null && a.wkt === b.wkt) return true;
   const ka = canonicalKey(a);
   return ka !== null && ka === canonicalKey(b);
 }

@@ -9,7 +9,7 @@
 import { Errors } from '../errors.ts';
 import { invertGeoTransform, type GeoTransform } from './affine.ts';
 import type { Crs } from './crs-type.ts';
-import { getTransformer } from './transformer.ts';
+import { celestialBodyMismatch, getTransformer } from './transformer.ts';
 
 export interface SuggestedWarp {
   geoTransform: GeoTransform;
@@ -260,7 +260,7 @@ export function suggestedWarpOutput(
     add(xs[i]!, ys[i]!);
   }
   if (failed > nPoints - 10 || !got) {
-    throw Errors.invalidCrs('Too many points failed to transform: unable to compute output bounds');
+    throw Errors.invalidCrs(celestialBodyMismatch(src, dst) ?? 'Too many points failed to transform: unable to compute output bounds');
   }
 
   // Geographic output of a raster that contains a pole: GDAL ≥ 3.5 widens the extent to the whole

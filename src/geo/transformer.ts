@@ -148,6 +148,30 @@ class ProjTransformer implements Transformer {
   }
 }
 
+/**
+ * Why no transformation relates `src` and `dst` when they lie on different celestial bodies
+ * (one ellipsoid Earth-sized, the other not: PROJ refuses such transformations), else null.
+ */
+export function celestialBodyMismatch(src: Crs, dst: Crs): string | null {
+  if (src.engineering || dst.engineering) return null;
+  let a: number | undefined;
+  let b: number | undefined;
+  try {
+    a = projHandle(makeProj(src.proj4)).a;
+    b = projHandle(makeProj(dst.proj4)).a;
+  } catch {
+    return null;
+  }
+  if (isEarthSized(a) === isEarthSized(b)) return null;
+  const [body, other, radius] = isEarthSized(a) ? [dst, src, b] : [src, dst, a];
+  const name = /GEOGCS\["([^"]+)"/.exec(body.wkt ?? '')?.[1];
+  return (
+    `${name ? `The CRS "${name}"` : `The CRS ${body.id}`} is not on the Earth (its ellipsoid's semi-major axis is ${radius} m, not ~6378 km), ` +
+    `so no transformation relates it to ${other.id}: read it in its own CRS (info, statistics, preview, point and part with coord_crs/dst_crs set to it), ` +
+    'not in an Earth tile matrix set (tiles need a TMS defined on that body)'
+  );
+}
+
 /** The transformer of a CRS to itself (used for local engineering CRSs, which proj4js cannot define). */
 class IdentityTransformer implements Transformer {
   readonly isIdentity = true;

@@ -187,6 +187,7 @@ describe('TIFF fuzzing through the app', { timeout: Math.max(120_000, RUNS * 2_0
   it(`${RUNS} mutated TIFFs (seed ${SEED}): every answer 2xx or 4xx with a detail, none hangs, RSS bounded`, async () => {
     const figures: Figures = { inputs: 0, requests: 0, statuses: {}, slow: [], peakRss: process.memoryUsage().rss };
     const failures: string[] = [];
+    let reported = 0;
     const indexes = ONLY !== undefined ? [Number(ONLY)] : Array.from({ length: RUNS }, (_, i) => i);
     for (const i of indexes) {
       const r = rng(SEED * 1_000_003 + i);
@@ -228,6 +229,8 @@ describe('TIFF fuzzing through the app', { timeout: Math.max(120_000, RUNS * 2_0
       rmSync(file, { force: true });
       const rss = process.memoryUsage().rss;
       if (rss > figures.peakRss) figures.peakRss = rss;
+      for (const f of failures.slice(reported)) console.log(`FAIL ${f}`); // as found: a killed run still tells
+      reported = failures.length;
       if (failures.length >= 10) break;
     }
     assert.equal((await server.get('/healthz')).status, 200, 'the server is alive');

@@ -3,13 +3,14 @@
  * engineering CRSs. Expected values: scripts/fixtures/real_files.py (rasterio 1.3 / GDAL 3.6.2).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { inflateSync } from 'node:zlib';
 import { assertClose } from '../helpers/assert-close.ts';
 import { fetchNpy, npyBand } from '../helpers/npy.ts';
-import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { fixture, q, SHARED, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 interface OracleTile {
   z: number;
@@ -182,4 +183,22 @@ describe('GCP-georeferenced raster: the least-squares affine fit of its GCPs, li
   // we sample the source once through the fitted affine: the nearest picks differ where the
   // intermediate grid shifts a pixel centre across a source pixel edge (97.4–100 % equal).
   tilesMatch('gcps_utm.tif', expected.gcps_tiles, 'gcps_utm_tiles.bin.z', 97);
+});
+
+describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', () => {
+  const shared = path.join(SHARED, 'fixtures', 'rio-tiler');
+  const present = existsSync(shared);
+  const europa = q(`${shared}/cog_nonearth.tif`);
+  it('a WebMercatorQuad tile is a 400 that says the CRS is not on the Earth', { skip: !present }, async () => {
+    const r = await server.getJson<{ detail: string }>(`/cog/tiles/WebMercatorQuad/0/0/0.png?url=${europa}`);
+    assert.equal(r.status, 400);
+    assert.match(r.body.detail, /"GCS_EUROPA" is not on the Earth \(its ellipsoid's semi-major axis is 1560800 m/);
+  });
+  it('a point in the dataset CRS (coord_crs = the /info crs) equals rasterio\'s sample', { skip: !present }, async () => {
+    const info = await server.getJson<{ crs: string }>(`/cog/info?url=${europa}`);
+    // rasterio 1.3: src.sample([(-1299597.0, 401145.0)]) → 0.15588311851024628 (row 812, col 282)
+    const r = await server.getJson<{ values: number[] }>(`/cog/point/-1299597.0,401145.0?url=${europa}&coord_crs=${q(info.body.crs)}`);
+    assert.equal(r.status, 200);
+    assertClose(r.body.values, [0.15588311851024628], 1e-7, 'value');
+  });
 });

@@ -342,7 +342,8 @@ describe('/cog/WMTSCapabilities.xml', () => {
     const plain = await capabilities(`url=${q(file)}`);
     const c = await capabilities(`url=${q(file)}&tilesize=512&SERVICE=WMTS&Request=GetCapabilities&acceptversions=1.0.0&use_epsg=false&tile_format=png&zooms=${q('UTM31WGS84Quad::1,2')}`);
     for (const [k, layer] of c.layers.entries()) {
-      assert.ok(!/tilesize|service|request|acceptversions|use_epsg|tile_format|zooms/i.test(template(layer).split('?')[1]!), template(layer));
+      const keys = [...new URLSearchParams(template(layer).split('?')[1]!).keys()].map((key) => key.toLowerCase());
+      for (const key of ['tilesize', 'service', 'request', 'acceptversions', 'use_epsg', 'tile_format', 'zooms']) assert.ok(!keys.includes(key), template(layer));
       assert.equal(template(layer), template(plain.layers[k]!));
     }
   });
