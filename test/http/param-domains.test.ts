@@ -108,6 +108,9 @@ describe('sizes', () => {
   it('expression length and nesting depth', async () => {
     await rejects(`/cog/statistics?url=${UTM}&expression=${'b1%2B'.repeat(1400)}b1`, ['query', 'expression'], /at most 4096 characters/);
     await rejects(`/cog/statistics?url=${UTM}&expression=${'('.repeat(65)}b1${')'.repeat(65)}`, ['query', 'expression'], /deeper than 64/);
+    // The granule mosaic's expression shares the declaration (validated before any CMR search).
+    await rejects(`/raster/tiles/WebMercatorQuad/1/1/1.png?collection_concept_id=C1-X&expression=${'b1%2B'.repeat(1400)}b1`, ['query', 'expression'], /at most 4096 characters/);
+    await rejects(`/raster/tiles/WebMercatorQuad/1/1/1.png?collection_concept_id=C1-X&expression=${'('.repeat(65)}b1${')'.repeat(65)}`, ['query', 'expression'], /deeper than 64/);
   });
 });
 

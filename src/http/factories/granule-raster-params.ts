@@ -9,6 +9,7 @@ import { Errors } from '../../errors.ts';
 import { PIXEL_SELECTION_METHODS } from '../../mosaic/pixel-selection.ts';
 import { compileExpression, parseExpression, type CompiledExpression } from '../../raster/expression/index.ts';
 import { translateLegacyExpression } from '../../granule/legacy-expression.ts';
+import { expressionValue } from '../params/dataset.ts';
 import type { GranuleLayer } from '../../granule/granule-mosaic-reader.ts';
 import type { AssetRequest } from '../../readers/stac/asset-request.ts';
 import { assetRequestValue } from '../params/assets.ts';
@@ -29,7 +30,7 @@ export const granuleRasterParams = {
     'Regular expression searched in each data file name (without extension); the matched text becomes the asset key (e.g. `B[0-9][0-9]` → B01, B02, …). Files that do not match are ignored.',
   ),
   bands_regex: regexValue('bands_regex').hidden().describe('Deprecated alias of assets_regex (used only when assets_regex is absent).'),
-  expression: P.str().describe(
+  expression: expressionValue().describe(
     "Band math over the concatenated bands b1..bN of the assets, in asset order (e.g. `(b2-b1)/(b2+b1)`); several outputs separated by ';'. " +
       '0.x expressions naming assets (`(B05-B04)/(B05+B04)`) are translated to positions in `assets` (or choose `assets` when it is absent).',
   ),
