@@ -77,7 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
       maxReadPixels: int(env['RASTILE_MAX_READ_PIXELS'], 100_000_000, 'RASTILE_MAX_READ_PIXELS'),
       maxBlockBytes: int(env['RASTILE_MAX_BLOCK_MB'], 64, 'RASTILE_MAX_BLOCK_MB') * MiB,
       maxBodyBytes: int(env['RASTILE_MAX_BODY_MB'], 8, 'RASTILE_MAX_BODY_MB') * MiB,
-      maxRequestBytes: int(env['RASTILE_MAX_REQUEST_MB'], 256, 'RASTILE_MAX_REQUEST_MB') * MiB,
+      maxRequestBytes: int(env['RASTILE_MAX_REQUEST_MB'], 768, 'RASTILE_MAX_REQUEST_MB') * MiB,
       maxInflightBytes: int(env['RASTILE_MAX_INFLIGHT_MB'], 1024, 'RASTILE_MAX_INFLIGHT_MB') * MiB,
       heavyRequestBytes: int(env['RASTILE_HEAVY_REQUEST_MB'], 32, 'RASTILE_HEAVY_REQUEST_MB') * MiB,
       maxQueue: int(env['RASTILE_MAX_QUEUE'], 32, 'RASTILE_MAX_QUEUE'),

@@ -58,10 +58,21 @@ describe('request budget over HTTP', () => {
     assert.equal((await server.get(tile)).status, 200);
     const big = await server.get(`${tile}&tilesize=4096`);
     assert.equal(big.status, 400);
-    assert.match(await detail(big), /^A 4096×4096 .* of 16 band\(s\) needs \d+ MiB, .* over its memory budget of 256 MiB \(RASTILE_MAX_REQUEST_MB\)$/);
-    // one band at 2048²: the warp's coordinates (16 B/px), band, masks and encoder fit in 256 MiB
+    assert.match(await detail(big), /^A 4096×4096 .* of 16 band\(s\) needs \d+ MiB, .* over its memory budget of \d+ MiB \(RASTILE_MAX_REQUEST_MB\)$/);
+    // one band at 2048²: the warp's coordinates, band, masks and encoder fit in the budget
     const one = await server.get(`${tile}&tilesize=2048&bidx=1`);
     assert.equal(one.status, 200);
+  });
+
+  it('the default budget serves every documented tilesize: a 4096² PNG tile, with a colormap and with hillshade (buffer=3 as TiTiler asks)', async () => {
+    const demo = q(fixture('../../demo/rastile-demo.tif'));
+    for (const extra of ['rescale=0,3000', 'rescale=0,3000&colormap_name=terrain', 'algorithm=hillshade&buffer=3']) {
+      const r = await server.get(`/cog/tiles/WebMercatorQuad/11/1072/724.png?url=${demo}&tilesize=4096&${extra}`);
+      assert.equal(r.status, 200, `${extra}: ${r.status === 200 ? '' : await r.text()}`);
+      const png = Buffer.from(await r.arrayBuffer());
+      assert.equal(png.readUInt32BE(16), 4096, extra);
+      assert.equal(png.readUInt32BE(20), 4096, extra);
+    }
   });
 });
 
