@@ -18,7 +18,9 @@ export function procCpuMs(pid: number): number {
 
 /** Peak resident set (VmHWM) of `pid`, in MiB. */
 export function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM'))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -66,7 +68,13 @@ export async function waitForHealthz(baseUrl: string, timeoutMs = 30_000, interv
  * A deterministic sample of the tiles over `geographicBounds` at zooms minZoom..maxZoom: per zoom,
  * at most `perZoom` tiles taken at an even step through the row-major list of the covering tiles.
  */
-export function sampleTiles(tms: TileMatrixSet, geographicBounds: Bounds, minZoom: number, maxZoom: number, perZoom: number): Array<{ z: number; x: number; y: number }> {
+export function sampleTiles(
+  tms: TileMatrixSet,
+  geographicBounds: Bounds,
+  minZoom: number,
+  maxZoom: number,
+  perZoom: number,
+): Array<{ z: number; x: number; y: number }> {
   const out: Array<{ z: number; x: number; y: number }> = [];
   for (const lim of tms.limits(geographicBounds, minZoom, maxZoom)) {
     const z = Number(lim.tileMatrix);

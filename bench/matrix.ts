@@ -67,7 +67,11 @@ function kinds(zooms: Zooms): Kind[] {
     const z = zoom === 'native' ? zz.maxzoom : zoom === 'min' ? zz.minzoom : zoom === 'min-3' ? Math.max(0, zz.minzoom - 3) : zoom;
     const [x, y] = tileAt(tms, centre[file][0], centre[file][1], z);
     const name = `${label} z${z}${size !== 256 ? ` tilesize=${size}` : ''}`;
-    out.push({ name, path: `/cog/tiles/${tms}/${z}/${x}/${y}.png?url=${u(file)}&tilesize=${size}${extra}`, gdal: { op: 'tile', file, tms, z, x, y, size, extra } });
+    out.push({
+      name,
+      path: `/cog/tiles/${tms}/${z}/${x}/${y}.png?url=${u(file)}&tilesize=${size}${extra}`,
+      gdal: { op: 'tile', file, tms, z, x, y, size, extra },
+    });
   };
   // small UTM: the demo (1024² of 60 m, ~7.95–8.76°E 46.2–46.8°N)
   tile('small WMQ native', small, 'WebMercatorQuad', 'native');
@@ -95,22 +99,54 @@ function kinds(zooms: Zooms): Kind[] {
   tile('small hillshade (algorithm)', small, 'WebMercatorQuad', 11, 256, '&algorithm=hillshade&buffer=3');
   // previews and bboxes
   out.push({ name: 'large preview 1024', path: `/cog/preview.png?url=${u(large)}&max_size=1024`, gdal: { op: 'preview', file: large, size: 1024 } });
-  out.push({ name: 'global preview 1024 3857', path: `/cog/preview.png?url=${u(world)}&max_size=1024&dst_crs=epsg:3857&rescale=-10,30`, gdal: { op: 'preview', file: world, size: 1024, dst_crs: 3857, rescale: [-10, 30] } });
-  for (const [name, file] of [['small', small], ['large', large]] as const) {
-    out.push({ name: `${name} bbox world 2048² (sparse)`, path: `/cog/bbox/-180,-90,180,90/2048x2048.png?url=${u(file)}`, gdal: { op: 'bbox', file, bounds: [-180, -90, 180, 90], width: 2048, height: 2048 } });
+  out.push({
+    name: 'global preview 1024 3857',
+    path: `/cog/preview.png?url=${u(world)}&max_size=1024&dst_crs=epsg:3857&rescale=-10,30`,
+    gdal: { op: 'preview', file: world, size: 1024, dst_crs: 3857, rescale: [-10, 30] },
+  });
+  for (const [name, file] of [
+    ['small', small],
+    ['large', large],
+  ] as const) {
+    out.push({
+      name: `${name} bbox world 2048² (sparse)`,
+      path: `/cog/bbox/-180,-90,180,90/2048x2048.png?url=${u(file)}`,
+      gdal: { op: 'bbox', file, bounds: [-180, -90, 180, 90], width: 2048, height: 2048 },
+    });
   }
-  out.push({ name: 'large bbox dense 1024²', path: `/cog/bbox/8.0,46.8,8.5,47.2/1024x1024.png?url=${u(large)}`, gdal: { op: 'bbox', file: large, bounds: [8.0, 46.8, 8.5, 47.2], width: 1024, height: 1024 } });
+  out.push({
+    name: 'large bbox dense 1024²',
+    path: `/cog/bbox/8.0,46.8,8.5,47.2/1024x1024.png?url=${u(large)}`,
+    gdal: { op: 'bbox', file: large, bounds: [8.0, 46.8, 8.5, 47.2], width: 1024, height: 1024 },
+  });
   // statistics, points, POST
-  for (const [label, q, size] of [['default', '', 1024], ['max_size=1024', '&max_size=1024', 1024], ['full', '&max_size=0', 0]] as const) {
-    if (label === 'full') out.push({ name: `small statistics ${label}`, path: `/cog/statistics?url=${u(small)}${q}`, gdal: { op: 'stats', file: small, size } });
+  for (const [label, q, size] of [
+    ['default', '', 1024],
+    ['max_size=1024', '&max_size=1024', 1024],
+    ['full', '&max_size=0', 0],
+  ] as const) {
+    if (label === 'full')
+      out.push({ name: `small statistics ${label}`, path: `/cog/statistics?url=${u(small)}${q}`, gdal: { op: 'stats', file: small, size } });
     else out.push({ name: `large statistics ${label}`, path: `/cog/statistics?url=${u(large)}${q}`, gdal: { op: 'stats', file: large, size } });
   }
   out.push({ name: 'global statistics float NaN 1024', path: `/cog/statistics?url=${u(world)}&max_size=1024`, gdal: { op: 'stats', file: world, size: 1024 } });
   out.push({ name: 'large point', path: `/cog/point/8.3,47.0?url=${u(large)}`, gdal: { op: 'point', file: large, lon: 8.3, lat: 47.0 } });
   const poly = polygon(8.25, 47.0, 0.15);
   const feature = { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [poly] } };
-  out.push({ name: 'large POST statistics 2000-vertex polygon', method: 'POST', path: `/cog/statistics?url=${u(large)}&max_size=1024`, body: feature, gdal: { op: 'feature_stats', file: large, polygon: poly, size: 1024 } });
-  out.push({ name: 'large POST feature 2000-vertex polygon png', method: 'POST', path: `/cog/feature/512x512.png?url=${u(large)}`, body: feature, gdal: { op: 'feature', file: large, polygon: poly, width: 512, height: 512 } });
+  out.push({
+    name: 'large POST statistics 2000-vertex polygon',
+    method: 'POST',
+    path: `/cog/statistics?url=${u(large)}&max_size=1024`,
+    body: feature,
+    gdal: { op: 'feature_stats', file: large, polygon: poly, size: 1024 },
+  });
+  out.push({
+    name: 'large POST feature 2000-vertex polygon png',
+    method: 'POST',
+    path: `/cog/feature/512x512.png?url=${u(large)}`,
+    body: feature,
+    gdal: { op: 'feature', file: large, polygon: poly, width: 512, height: 512 },
+  });
   return out;
 }
 
@@ -126,10 +162,14 @@ async function main(): Promise<void> {
   }
   if (!existsSync(path.join(data, 'utm_small.tif'))) copyFileSync(path.join(here, '..', 'demo', 'rastile-demo.tif'), path.join(data, 'utm_small.tif'));
   const start = startScriptSettings();
-  const server = spawn(process.execPath, [...start.nodeArgs, path.join(checkout, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', data], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { LOG_LEVEL: 'warn', ...start.env, ...process.env },
-  });
+  const server = spawn(
+    process.execPath,
+    [...start.nodeArgs, path.join(checkout, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', data],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { LOG_LEVEL: 'warn', ...start.env, ...process.env },
+    },
+  );
   const ours: Array<{ cpu: number; bytes: number; status: number }> = [];
   let list: Kind[] = [];
   try {
@@ -138,14 +178,20 @@ async function main(): Promise<void> {
     for (const f of ['utm_small.tif', 'utm_large.tif', 'global_f32.tif']) {
       for (const tms of ['WebMercatorQuad', 'WorldCRS84Quad']) {
         const file = path.join(data, f);
-        const tj = (await (await fetch(`http://127.0.0.1:${PORT}/cog/${tms}/tilejson.json?url=${encodeURIComponent(file)}`)).json()) as { minzoom: number; maxzoom: number };
+        const tj = (await (await fetch(`http://127.0.0.1:${PORT}/cog/${tms}/tilejson.json?url=${encodeURIComponent(file)}`)).json()) as {
+          minzoom: number;
+          maxzoom: number;
+        };
         zooms[`${file} ${tms}`] = tj;
       }
     }
     list = kinds(zooms).filter((k) => !process.env.MATRIX_ONLY || new RegExp(process.env.MATRIX_ONLY).test(k.name));
     for (const k of list) {
       const req = async (): Promise<{ status: number; bytes: number }> => {
-        const r = await fetch(`http://127.0.0.1:${PORT}${k.path}`, k.method ? { method: k.method, body: JSON.stringify(k.body), headers: { 'content-type': 'application/json' } } : undefined);
+        const r = await fetch(
+          `http://127.0.0.1:${PORT}${k.path}`,
+          k.method ? { method: k.method, body: JSON.stringify(k.body), headers: { 'content-type': 'application/json' } } : undefined,
+        );
         const b = await r.arrayBuffer();
         return { status: r.status, bytes: b.byteLength };
       };
@@ -169,8 +215,13 @@ async function main(): Promise<void> {
   }
   const spec = path.join(data, 'matrix.json');
   writeFileSync(spec, JSON.stringify({ runs, kinds: list.map((k) => ({ name: k.name, ...k.gdal })) }));
-  const gdal = JSON.parse(execFileSync('/usr/bin/python3', [path.join(here, 'matrix_gdal.py'), spec], { encoding: 'utf8', maxBuffer: 1 << 26 })) as Array<{ cpu_ms: number; png_bytes: number | null }>;
-  console.log(`Request matrix ${new Date().toISOString().slice(0, 16)}Z, server ${checkout}, CPU ms per request (median of ${runs}, warm; kinds over 3 s: 1 run)`);
+  const gdal = JSON.parse(execFileSync('/usr/bin/python3', [path.join(here, 'matrix_gdal.py'), spec], { encoding: 'utf8', maxBuffer: 1 << 26 })) as Array<{
+    cpu_ms: number;
+    png_bytes: number | null;
+  }>;
+  console.log(
+    `Request matrix ${new Date().toISOString().slice(0, 16)}Z, server ${checkout}, CPU ms per request (median of ${runs}, warm; kinds over 3 s: 1 run)`,
+  );
   console.log('| request | rastile CPU ms | GDAL CPU ms | ratio | rastile PNG bytes | GDAL PNG bytes |');
   console.log('|---|---|---|---|---|---|');
   list.forEach((k, i) => {
@@ -178,7 +229,9 @@ async function main(): Promise<void> {
     const g = gdal[i];
     const status = o.status === 200 ? '' : ` (HTTP ${o.status})`;
     const isPng = k.path.includes('.png');
-    console.log(`| ${k.name}${status} | ${o.cpu.toFixed(1)} | ${g.cpu_ms.toFixed(1)} | **${(o.cpu / g.cpu_ms).toFixed(2)}** | ${isPng ? o.bytes : ''} | ${isPng && g.png_bytes ? g.png_bytes : ''} |`);
+    console.log(
+      `| ${k.name}${status} | ${o.cpu.toFixed(1)} | ${g.cpu_ms.toFixed(1)} | **${(o.cpu / g.cpu_ms).toFixed(2)}** | ${isPng ? o.bytes : ''} | ${isPng && g.png_bytes ? g.png_bytes : ''} |`,
+    );
   });
 }
 

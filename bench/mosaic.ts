@@ -87,8 +87,12 @@ async function main(): Promise<void> {
     { name: 'mean, 4 granules × 3 assets', query: `${base}&pixel_selection=mean&exitwhenfull=false` },
     { name: 'first (defaults)', query: base },
   ];
-  console.log(`Mosaic benchmark ${new Date().toISOString().slice(0, 10)}: ${tiles.length} WebMercatorQuad tiles z11–14 (256 px PNG), ${passes} warm passes, ${connections} connections`);
-  console.log('| scenario | cold: data requests / tile | cold: KiB / tile | duplicate ranges | header reads / file | CMR requests / tile | CPU ms / tile (warm) | tiles/s | p50 / p99 ms | warm data requests / tile |');
+  console.log(
+    `Mosaic benchmark ${new Date().toISOString().slice(0, 10)}: ${tiles.length} WebMercatorQuad tiles z11–14 (256 px PNG), ${passes} warm passes, ${connections} connections`,
+  );
+  console.log(
+    '| scenario | cold: data requests / tile | cold: KiB / tile | duplicate ranges | header reads / file | CMR requests / tile | CPU ms / tile (warm) | tiles/s | p50 / p99 ms | warm data requests / tile |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   try {
     for (const s of scenarios) {
@@ -109,7 +113,7 @@ async function main(): Promise<void> {
         const queue = Array.from({ length: passes }, () => urls).flat();
         const { wallMs: wall, latencies } = await runLoad(queue, connections);
         const cpu = procCpuMs(server.pid!) - cpu0;
-            const n = queue.length;
+        const n = queue.length;
         const warmData = (data.requests.length - d1) / n;
         console.log(
           `| ${s.name} | ${(cold.requests / urls.length).toFixed(1)} | ${(cold.bytes / 1024 / urls.length).toFixed(0)} | ${cold.duplicates} | ${(cold.headerReads / Math.max(1, cold.files)).toFixed(2)} | ${cmrPerTile.toFixed(2)} | ${(cpu / n).toFixed(1)} | ${((n / wall) * 1000).toFixed(1)} | ${latencies[Math.floor(n * 0.5)].toFixed(0)} / ${latencies[Math.floor(n * 0.99)].toFixed(0)} | ${warmData.toFixed(2)} |`,

@@ -15,14 +15,20 @@ import { interleaveWithAlpha } from '../src/raster/render/interleave.ts';
 import { encodePngSync } from '../src/raster/render/png-encoder.ts';
 import { bindLayer } from '../src/readers/image-reader.ts';
 
-const spec = JSON.parse(readFileSync('bench/out/tiles.json', 'utf8')) as { datasets: Array<{ name: string; path: string; rescale?: [number, number]; colormap?: string }>; tiles: Array<{ dataset: string; x: number; y: number; z: number }> };
+const spec = JSON.parse(readFileSync('bench/out/tiles.json', 'utf8')) as {
+  datasets: Array<{ name: string; path: string; rescale?: [number, number]; colormap?: string }>;
+  tiles: Array<{ dataset: string; x: number; y: number; z: number }>;
+};
 const services = createServices(configFromEnv({}, { localRoots: 'bench/out' }));
 const tms = getTileMatrixSet('WebMercatorQuad');
 const inputs: Array<{ width: number; height: number; channels: 2 | 4; data: Uint8Array }> = [];
 for (const t of spec.tiles.filter((_, i) => i % 4 === 0)) {
   const ds = spec.datasets.find((d) => d.name === t.dataset)!;
   const img = await bindLayer(await services.openCog(ds.path), {}).tile(tms, t.x, t.y, t.z, {});
-  const canvas = postProcess(img, { rescale: ds.rescale ? [ds.rescale] : undefined, colormap: ds.colormap ? { kind: 'lut', table: getColormap(ds.colormap) } : undefined });
+  const canvas = postProcess(img, {
+    rescale: ds.rescale ? [ds.rescale] : undefined,
+    colormap: ds.colormap ? { kind: 'lut', table: getColormap(ds.colormap) } : undefined,
+  });
   const n = canvas.width * canvas.height;
   const planes = canvas.bands as Uint8Array[];
   const channels = (planes.length + 1) as 2 | 4;
@@ -42,9 +48,9 @@ async function time(label: string, fn: (i: (typeof inputs)[number]) => Promise<B
 // correctness: decode ours and compare
 for (const i of inputs.slice(0, 10)) {
   for (const filter of ['adaptive', 'up', 'none'] as const) {
-  const png = encodePngSync({ ...i, level: 6, filter });
-  const back = await sharp(png).raw().toBuffer();
-  if (!back.equals(Buffer.from(i.data.buffer, i.data.byteOffset, i.data.length)) && i.channels === 4) throw new Error('round trip differs');
+    const png = encodePngSync({ ...i, level: 6, filter });
+    const back = await sharp(png).raw().toBuffer();
+    if (!back.equals(Buffer.from(i.data.buffer, i.data.byteOffset, i.data.length)) && i.channels === 4) throw new Error('round trip differs');
   }
 }
 console.log(`${inputs.length} tiles (256², grey+alpha or RGBA), CPU ms per encode (all threads), mean size`);

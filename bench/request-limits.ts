@@ -100,21 +100,37 @@ async function main(): Promise<void> {
   for (let i = 0; i < n; i++) {
     const x = minx + (i % side) * dx;
     const y = miny + Math.floor(i / side) * dy;
-    const ring = [[x, y], [x + dx * 0.8, y], [x + dx * 0.8, y + dy * 0.8], [x, y + dy * 0.8], [x, y]];
+    const ring = [
+      [x, y],
+      [x + dx * 0.8, y],
+      [x + dx * 0.8, y + dy * 0.8],
+      [x, y + dy * 0.8],
+      [x, y],
+    ];
     features.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } });
   }
   const fc = JSON.stringify({ type: 'FeatureCollection', features });
   const url = encodeURIComponent(demo);
   console.log('| case | answer | time | server peak RSS | RSS after | worst /healthz |');
   console.log('|---|---|---|---|---|---|');
-  if (process.argv[2] !== 'post' && process.argv[2] !== 'bins') await runCase('statistics histogram_bins=10000000', `/cog/statistics?url=${url}&histogram_bins=10000000`);
-  if (process.argv[2] !== 'post' && process.argv[2] !== 'bins') await runCase('statistics histogram_bins=1000000000', `/cog/statistics?url=${url}&histogram_bins=1000000000`);
+  if (process.argv[2] !== 'post' && process.argv[2] !== 'bins')
+    await runCase('statistics histogram_bins=10000000', `/cog/statistics?url=${url}&histogram_bins=10000000`);
+  if (process.argv[2] !== 'post' && process.argv[2] !== 'bins')
+    await runCase('statistics histogram_bins=1000000000', `/cog/statistics?url=${url}&histogram_bins=1000000000`);
   if (process.argv[2] !== 'post') await runCase('statistics, default 10 bins (reference)', `/cog/statistics?url=${url}`);
   if (process.argv[2] !== 'post') await runCase('statistics histogram_bins=10000 (the limit)', `/cog/statistics?url=${url}&histogram_bins=10000`);
   if (process.argv[2] === 'bins') return;
   const allowed = JSON.stringify({ type: 'FeatureCollection', features: features.slice(0, 1000) });
-  await runCase('POST statistics, 1000 polygons (the limit)', `/cog/statistics?url=${url}&coord_crs=epsg:32632`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: allowed });
-  await runCase(`POST statistics, ${n} polygons`, `/cog/statistics?url=${url}&coord_crs=epsg:32632`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: fc });
+  await runCase('POST statistics, 1000 polygons (the limit)', `/cog/statistics?url=${url}&coord_crs=epsg:32632`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: allowed,
+  });
+  await runCase(`POST statistics, ${n} polygons`, `/cog/statistics?url=${url}&coord_crs=epsg:32632`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: fc,
+  });
 }
 
 await main();

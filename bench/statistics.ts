@@ -51,7 +51,9 @@ for (const maxSize of [1024, 0]) {
     `| ${maxSize === 0 ? 'full resolution (10000²)' : `max_size=${maxSize}`} | ${a.wallMs.toFixed(1)} | ${a.cpuMs.toFixed(1)} | ${b.wall_ms.toFixed(1)} | ${b.cpu_ms.toFixed(1)} | ${(a.wallMs / b.wall_ms).toFixed(2)} | ${(a.cpuMs / b.cpu_ms).toFixed(2)} | ${a.rssMb.toFixed(0)} |`,
   );
 }
-console.log(`GET /cog/statistics, 10000×10000 uint16 COG (DEFLATE+pred2, 512² tiles), ${repeats} repeats after 1 warm-up, ${new Date().toISOString().slice(0, 10)}`);
+console.log(
+  `GET /cog/statistics, 10000×10000 uint16 COG (DEFLATE+pred2, 512² tiles), ${repeats} repeats after 1 warm-up, ${new Date().toISOString().slice(0, 10)}`,
+);
 console.log('| read | rastile wall ms | rastile CPU ms | rasterio wall ms | rasterio CPU ms | wall ratio | CPU ratio | rastile peak RSS MB |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);

@@ -37,9 +37,25 @@ interface Dataset {
 }
 
 const datasets: Dataset[] = [
-  { name: 'dem', path: path.join(out, 'dem_uint16_utm.tif'), epsg: 32632, bounds: [380000, 5130000, 500000, 5250000], query: 'rescale=0,4000&colormap_name=terrain', rescale: [0, 4000], colormap: 'terrain' },
+  {
+    name: 'dem',
+    path: path.join(out, 'dem_uint16_utm.tif'),
+    epsg: 32632,
+    bounds: [380000, 5130000, 500000, 5250000],
+    query: 'rescale=0,4000&colormap_name=terrain',
+    rescale: [0, 4000],
+    colormap: 'terrain',
+  },
   { name: 'rgb', path: path.join(out, 'rgb_uint8_3857.tif'), epsg: 3857, bounds: [1000000, 5980000, 1120000, 6100000], query: '' },
-  { name: 'f32', path: path.join(out, 'float32_nan_4326.tif'), epsg: 4326, bounds: [5, 47, 8, 50], query: 'rescale=-10,30&colormap_name=viridis', rescale: [-10, 30], colormap: 'viridis' },
+  {
+    name: 'f32',
+    path: path.join(out, 'float32_nan_4326.tif'),
+    epsg: 4326,
+    bounds: [5, 47, 8, 50],
+    query: 'rescale=-10,30&colormap_name=viridis',
+    rescale: [-10, 30],
+    colormap: 'viridis',
+  },
 ];
 
 /** Deterministic sample of tiles intersecting each dataset, z8–12 (at most 24 per zoom). */
@@ -58,7 +74,10 @@ async function main(): Promise<void> {
   mkdirSync(cmapDir, { recursive: true });
   for (const name of ['terrain', 'viridis']) {
     const t = getColormap(name);
-    writeFileSync(path.join(cmapDir, `${name}.json`), JSON.stringify(Array.from({ length: 256 }, (_, i) => [t[4 * i], t[4 * i + 1], t[4 * i + 2], t[4 * i + 3]])));
+    writeFileSync(
+      path.join(cmapDir, `${name}.json`),
+      JSON.stringify(Array.from({ length: 256 }, (_, i) => [t[4 * i], t[4 * i + 1], t[4 * i + 2], t[4 * i + 3]])),
+    );
   }
   writeFileSync(spec, JSON.stringify({ datasets, tiles }));
   const urls = tiles.map((t) => {
@@ -111,8 +130,12 @@ async function main(): Promise<void> {
     console.log(`Tile benchmark ${new Date().toISOString().slice(0, 10)}: ${tiles.length} tiles × ${passes} passes, ${connections} connections, PNG`);
     console.log('| metric | rastile | GDAL (rasterio, in-process) | ratio |');
     console.log('|---|---|---|---|');
-    console.log(`| CPU ms per tile | ${ours.cpuPerTile.toFixed(2)} | ${gdal.cpu_ms_per_tile.toFixed(2)} | **${(ours.cpuPerTile / gdal.cpu_ms_per_tile).toFixed(2)}** |`);
-    console.log(`| CPU ms per tile, GDAL_CACHEMAX=${cacheMb} (same cache size) | ${ours.cpuPerTile.toFixed(2)} | ${gdalSameCache.cpu_ms_per_tile.toFixed(2)} | **${(ours.cpuPerTile / gdalSameCache.cpu_ms_per_tile).toFixed(2)}** |`);
+    console.log(
+      `| CPU ms per tile | ${ours.cpuPerTile.toFixed(2)} | ${gdal.cpu_ms_per_tile.toFixed(2)} | **${(ours.cpuPerTile / gdal.cpu_ms_per_tile).toFixed(2)}** |`,
+    );
+    console.log(
+      `| CPU ms per tile, GDAL_CACHEMAX=${cacheMb} (same cache size) | ${ours.cpuPerTile.toFixed(2)} | ${gdalSameCache.cpu_ms_per_tile.toFixed(2)} | **${(ours.cpuPerTile / gdalSameCache.cpu_ms_per_tile).toFixed(2)}** |`,
+    );
     console.log(`| tiles/s | ${ours.tilesPerSec.toFixed(0)} | ${(1000 / gdal.wall_ms_per_tile).toFixed(0)} (1 thread) | |`);
     console.log(`| latency p50 / p99 ms | ${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)} | | |`);
     console.log(`| server peak RSS MB | ${ours.rss.toFixed(0)} | | |`);

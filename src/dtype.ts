@@ -1,15 +1,7 @@
 /** numpy-style data type names, as reported by /info `dtype`. */
 export type DType = 'uint8' | 'int8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
 
-export type TypedArray =
-  | Uint8Array
-  | Int8Array
-  | Uint16Array
-  | Int16Array
-  | Uint32Array
-  | Int32Array
-  | Float32Array
-  | Float64Array;
+export type TypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
 type Ctor = { new (length: number): TypedArray; new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArray; BYTES_PER_ELEMENT: number };
 
@@ -43,14 +35,22 @@ export function dtypeOf(arr: TypedArray): DType {
 /** [min, max] representable by the dtype (numpy iinfo/finfo). */
 export function dtypeRange(dtype: DType): [number, number] {
   switch (dtype) {
-    case 'uint8': return [0, 255];
-    case 'int8': return [-128, 127];
-    case 'uint16': return [0, 65535];
-    case 'int16': return [-32768, 32767];
-    case 'uint32': return [0, 4294967295];
-    case 'int32': return [-2147483648, 2147483647];
-    case 'float32': return [-3.4028234663852886e38, 3.4028234663852886e38];
-    case 'float64': return [-Number.MAX_VALUE, Number.MAX_VALUE];
+    case 'uint8':
+      return [0, 255];
+    case 'int8':
+      return [-128, 127];
+    case 'uint16':
+      return [0, 65535];
+    case 'int16':
+      return [-32768, 32767];
+    case 'uint32':
+      return [0, 4294967295];
+    case 'int32':
+      return [-2147483648, 2147483647];
+    case 'float32':
+      return [-3.4028234663852886e38, 3.4028234663852886e38];
+    case 'float64':
+      return [-Number.MAX_VALUE, Number.MAX_VALUE];
   }
 }
 

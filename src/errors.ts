@@ -96,8 +96,7 @@ export const Errors = {
   invalidFormat: make('InvalidFormat'),
   unsupported: make('UnsupportedFeature'),
   invalidCrs: make('InvalidCrs'),
-  tileOutsideBounds: (x: number, y: number, z: number) =>
-    new RastileError('TileOutsideBounds', `Tile(x=${x}, y=${y}, z=${z}) is outside bounds`),
+  tileOutsideBounds: (x: number, y: number, z: number) => new RastileError('TileOutsideBounds', `Tile(x=${x}, y=${y}, z=${z}) is outside bounds`),
   pointOutsideBounds: (msg = 'Point is outside dataset bounds') => new RastileError('PointOutsideBounds', msg),
   invalidExpression: make('InvalidExpression'),
   missingBands: make('MissingBands'),

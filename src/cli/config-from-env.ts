@@ -49,7 +49,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     maxWholeBodyBytes: 256 * MiB,
   });
   if (flags.localRoots !== undefined) {
-    sources.localRoots = flags.localRoots.split(':').filter((r) => r.trim() !== '').map((r) => path.resolve(cwd, r.trim()));
+    sources.localRoots = flags.localRoots
+      .split(':')
+      .filter((r) => r.trim() !== '')
+      .map((r) => path.resolve(cwd, r.trim()));
   }
   if (flags.allowPrivateHosts !== undefined) sources.allowPrivateHosts = flags.allowPrivateHosts;
   sources.localRoots = [...new Set(sources.localRoots)];

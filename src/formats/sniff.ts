@@ -13,8 +13,7 @@ export interface SniffedFormat {
 const ARRAY_HINT = 'NetCDF/HDF5/Zarr files are read by an array backend (/zarr), which this server does not have yet';
 const CONVERT_HINT = '/cog reads GeoTIFF/COG only: convert it first (e.g. gdal_translate -of COG)';
 
-const startsWith = (b: Uint8Array, at: number, magic: readonly number[]): boolean =>
-  b.length >= at + magic.length && magic.every((v, i) => b[at + i] === v);
+const startsWith = (b: Uint8Array, at: number, magic: readonly number[]): boolean => b.length >= at + magic.length && magic.every((v, i) => b[at + i] === v);
 const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
 
 const HDF5 = [0x89, ...ascii('HDF\r\n'), 0x1a, 0x0a];
@@ -39,7 +38,8 @@ export function sniffFormat(head: Uint8Array): SniffedFormat | null {
   if (startsWith(head, 0, ascii('PK')) && [3, 5, 7].includes(head[2] ?? -1)) {
     return { name: 'a ZIP archive', hint: 'a zipped dataset is not read by /cog (a zipped Zarr store needs the array backend, /zarr, not available yet)' };
   }
-  if (startsWith(head, 0, [0x1f, 0x8b])) return { name: 'gzip-compressed data', hint: '/cog reads uncompressed GeoTIFF/COG files (their blocks may be compressed inside)' };
+  if (startsWith(head, 0, [0x1f, 0x8b]))
+    return { name: 'gzip-compressed data', hint: '/cog reads uncompressed GeoTIFF/COG files (their blocks may be compressed inside)' };
   if (startsWith(head, 0, ascii('%PDF'))) return { name: 'a PDF document', hint: CONVERT_HINT };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(head.subarray(0, 256)).trimStart().toLowerCase();
   if (text.startsWith('<!doctype html') || text.startsWith('<html')) {

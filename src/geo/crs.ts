@@ -4,16 +4,7 @@
  */
 export type { Crs } from './crs-type.ts';
 
-export {
-  CRS84,
-  WGS84,
-  crsFromDefinition,
-  crsFromEpsg,
-  crsFromEsri,
-  geographicCrsOf,
-  identifyProj4,
-  sameCrs,
-} from './crs-registry.ts';
+export { CRS84, WGS84, crsFromDefinition, crsFromEpsg, crsFromEsri, geographicCrsOf, identifyProj4, sameCrs } from './crs-registry.ts';
 export { parseCrs } from './crs-parse.ts';
 export { crsInfoString, crsUri } from './crs-uri.ts';
 export { crsFromGeoKeys } from './crs-geokeys.ts';

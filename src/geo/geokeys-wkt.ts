@@ -150,12 +150,9 @@ export function geoKeysWkt(keys: Map<number, GeoKeyValue>, proj4: string, geogcs
     [a, rf] = ell;
   }
   const ellName = known ? known[0] : (fields['ellipsoid'] ?? 'unnamed');
-  const spheroid =
-    `SPHEROID[${q(ellName)},${wktNumber(a)},${wktNumber(rf)}` + (known ? `,AUTHORITY["EPSG","${ellCode}"]` : '') + ']';
+  const spheroid = `SPHEROID[${q(ellName)},${wktNumber(a)},${wktNumber(rf)}` + (known ? `,AUTHORITY["EPSG","${ellCode}"]` : '') + ']';
   const towgs = keys.get(2062);
-  const towgsWkt = Array.isArray(towgs)
-    ? `,TOWGS84[${[...towgs, 0, 0, 0, 0, 0, 0, 0].slice(0, 7).map(wktNumber).join(',')}]`
-    : '';
+  const towgsWkt = Array.isArray(towgs) ? `,TOWGS84[${[...towgs, 0, 0, 0, 0, 0, 0, 0].slice(0, 7).map(wktNumber).join(',')}]` : '';
   const datumName = fields['datum'] ?? 'unknown';
   const gcsName = fields['gcs name'] ?? (fields['datum'] ? fields['datum'] : 'unknown');
   const pmName = fields['primem'] ?? 'Greenwich';

@@ -23,13 +23,23 @@ export const GEOMETRY_TYPES = ['Point', 'MultiPoint', 'LineString', 'MultiLineSt
 /** Calls `fn` with every position of the geometry. */
 export function forEachPosition(g: Geometry, fn: (p: Position) => void): void {
   switch (g.type) {
-    case 'Point': fn(g.coordinates); break;
+    case 'Point':
+      fn(g.coordinates);
+      break;
     case 'MultiPoint':
-    case 'LineString': g.coordinates.forEach(fn); break;
+    case 'LineString':
+      g.coordinates.forEach(fn);
+      break;
     case 'MultiLineString':
-    case 'Polygon': g.coordinates.forEach((r) => r.forEach(fn)); break;
-    case 'MultiPolygon': g.coordinates.forEach((p) => p.forEach((r) => r.forEach(fn))); break;
-    case 'GeometryCollection': g.geometries.forEach((c) => forEachPosition(c, fn)); break;
+    case 'Polygon':
+      g.coordinates.forEach((r) => r.forEach(fn));
+      break;
+    case 'MultiPolygon':
+      g.coordinates.forEach((p) => p.forEach((r) => r.forEach(fn)));
+      break;
+    case 'GeometryCollection':
+      g.geometries.forEach((c) => forEachPosition(c, fn));
+      break;
   }
 }
 
@@ -47,13 +57,20 @@ export function geometryBounds(g: Geometry): Bounds {
 /** Returns a copy of the geometry with every position mapped by `fn`. */
 export function mapPositions(g: Geometry, fn: (p: Position) => Position): Geometry {
   switch (g.type) {
-    case 'Point': return { type: 'Point', coordinates: fn(g.coordinates) };
-    case 'MultiPoint': return { type: 'MultiPoint', coordinates: g.coordinates.map(fn) };
-    case 'LineString': return { type: 'LineString', coordinates: g.coordinates.map(fn) };
-    case 'MultiLineString': return { type: 'MultiLineString', coordinates: g.coordinates.map((l) => l.map(fn)) };
-    case 'Polygon': return { type: 'Polygon', coordinates: g.coordinates.map((r) => r.map(fn)) };
-    case 'MultiPolygon': return { type: 'MultiPolygon', coordinates: g.coordinates.map((p) => p.map((r) => r.map(fn))) };
-    case 'GeometryCollection': return { type: 'GeometryCollection', geometries: g.geometries.map((c) => mapPositions(c, fn)) };
+    case 'Point':
+      return { type: 'Point', coordinates: fn(g.coordinates) };
+    case 'MultiPoint':
+      return { type: 'MultiPoint', coordinates: g.coordinates.map(fn) };
+    case 'LineString':
+      return { type: 'LineString', coordinates: g.coordinates.map(fn) };
+    case 'MultiLineString':
+      return { type: 'MultiLineString', coordinates: g.coordinates.map((l) => l.map(fn)) };
+    case 'Polygon':
+      return { type: 'Polygon', coordinates: g.coordinates.map((r) => r.map(fn)) };
+    case 'MultiPolygon':
+      return { type: 'MultiPolygon', coordinates: g.coordinates.map((p) => p.map((r) => r.map(fn))) };
+    case 'GeometryCollection':
+      return { type: 'GeometryCollection', geometries: g.geometries.map((c) => mapPositions(c, fn)) };
   }
 }
 

@@ -112,13 +112,7 @@ function mustAdjustBorder(
  * `width`×`height` pixels with geotransform `srcGeoTransform`. Throws `InvalidCrs` when too few
  * points can be transformed (e.g. between different celestial bodies).
  */
-export function suggestedWarpOutput(
-  src: Crs,
-  dst: Crs,
-  width: number,
-  height: number,
-  srcGeoTransform: GeoTransform,
-): SuggestedWarp {
+export function suggestedWarpOutput(src: Crs, dst: Crs, width: number, height: number, srcGeoTransform: GeoTransform): SuggestedWarp {
   const t = new PixelToDst(src, dst, srcGeoTransform);
   const W = width;
   const H = height;

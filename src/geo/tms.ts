@@ -50,7 +50,9 @@ interface TmsDocument {
   crs: string;
   wellKnownScaleSet?: string;
   boundingBox?: unknown;
-  tileMatrices: Array<Omit<TileMatrix, 'cornerOfOrigin'> & { cornerOfOrigin?: 'topLeft' | 'bottomLeft'; title?: string; description?: string; keywords?: string[] }>;
+  tileMatrices: Array<
+    Omit<TileMatrix, 'cornerOfOrigin'> & { cornerOfOrigin?: 'topLeft' | 'bottomLeft'; title?: string; description?: string; keywords?: string[] }
+  >;
 }
 
 /** The 13 default TMS ids in sorted byte order (titiler §11.1 list order). */
@@ -136,9 +138,7 @@ export class TileMatrixSet {
     if (hit) return hit;
     if (!Number.isInteger(z)) throw Errors.badRequest(`Invalid zoom level: ${z}`);
     if (this.isVariable) {
-      throw Errors.badRequest(
-        `TileMatrix not found for level: ${z} - Unable to construct tileMatrix for TMS with variable width`,
-      );
+      throw Errors.badRequest(`TileMatrix not found for level: ${z} - Unable to construct tileMatrix for TMS with variable width`);
     }
     if (z < this.minzoom) throw Errors.badRequest(`TileMatrix not found for level: ${z} - below the TileMatrixSet minimum zoom (${this.minzoom})`);
     if (z > this.maxzoom + MAX_EXTRAPOLATED_LEVELS) throw Errors.badRequest(`TileMatrix not found for level: ${z} - zoom level too high`);
@@ -215,10 +215,7 @@ export class TileMatrixSet {
     const m = this.matrix(z);
     const [ox, oy] = this.origin(m);
     let xtile = tileIndex((px - ox) / (m.cellSize * m.tileWidth));
-    let ytile =
-      m.cornerOfOrigin === 'bottomLeft'
-        ? tileIndex((py - oy) / (m.cellSize * m.tileHeight))
-        : tileIndex((oy - py) / (m.cellSize * m.tileHeight));
+    let ytile = m.cornerOfOrigin === 'bottomLeft' ? tileIndex((py - oy) / (m.cellSize * m.tileHeight)) : tileIndex((oy - py) / (m.cellSize * m.tileHeight));
     if (ytile < 0) ytile = 0;
     if (ytile >= m.matrixHeight) ytile = m.matrixHeight - 1;
     if (xtile < 0) xtile = 0;

@@ -106,7 +106,11 @@ export class GranuleMosaicReader implements ImageReader {
   }
 
   /** ImageReader.feature: the mosaic under a geometry and the granules it used (`used_assets`). */
-  async feature(req: Omit<PartRequest, 'indexes'>, shape: { geometry: Geometry; crs: Crs }, signal?: AbortSignal): Promise<{ image: ImageData; used: string[] }> {
+  async feature(
+    req: Omit<PartRequest, 'indexes'>,
+    shape: { geometry: Geometry; crs: Crs },
+    signal?: AbortSignal,
+  ): Promise<{ image: ImageData; used: string[] }> {
     const { image, used } = await this.partMosaic(req, shape, signal);
     return { image, used: used.map((g) => g.granuleUr) };
   }
@@ -128,7 +132,13 @@ export class GranuleMosaicReader implements ImageReader {
   }
 
   /** The 1×1 image of every found granule that contains the point, in CMR order. */
-  private async pointImages(x: number, y: number, coordCrs: Crs, options: Omit<ReadOptions, 'indexes'>, signal?: AbortSignal): Promise<Array<{ granule: Granule; image: ImageData }>> {
+  private async pointImages(
+    x: number,
+    y: number,
+    coordCrs: Crs,
+    options: Omit<ReadOptions, 'indexes'>,
+    signal?: AbortSignal,
+  ): Promise<Array<{ granule: Granule; image: ImageData }>> {
     const [lon, lat] = sameCrs(coordCrs, WGS84) ? [x, y] : transformPoint(coordCrs, WGS84, x, y);
     const controller = new LinkedAbortController(signal);
     try {

@@ -5,7 +5,13 @@ type Footprint = { type: 'Polygon'; coordinates: number[][][] } | { type: 'Multi
 
 /** Polygon of the bounds, or a MultiPolygon split at the antimeridian when west > east. */
 function footprint(b: Bounds): Footprint {
-  const box = (w: number, s: number, e: number, n: number): number[][] => [[w, s], [e, s], [e, n], [w, n], [w, s]];
+  const box = (w: number, s: number, e: number, n: number): number[][] => [
+    [w, s],
+    [e, s],
+    [e, n],
+    [w, n],
+    [w, s],
+  ];
   if (b[0] > b[2]) return { type: 'MultiPolygon', coordinates: [[box(-180, b[1], b[2], b[3])], [box(b[0], b[1], 180, b[3])]] };
   return { type: 'Polygon', coordinates: [box(b[0], b[1], b[2], b[3])] };
 }

@@ -38,7 +38,11 @@ export function installErrorHandlers(app: FastifyInstance, maxBodyBytes: number)
     if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ detail: `Request body is larger than the limit of ${maxBodyBytes} bytes (RASTILE_MAX_BODY_MB)` });
     }
-    if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && fastifyError.statusCode === 400)) {
+    if (
+      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      (error instanceof SyntaxError && fastifyError.statusCode === 400)
+    ) {
       return reply.code(422).send({
         detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: fastifyError.message ?? 'invalid JSON' } }],
       });

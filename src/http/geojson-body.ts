@@ -88,14 +88,19 @@ function checkNested(v: unknown, depth: number, loc: Loc, w: Walk, minLeaf: numb
   }
   const min = depth === 1 ? minLeaf : 1;
   if (v.length < min) {
-    w.add({ type: 'too_short', loc, msg: `List should have at least ${min} item${min === 1 ? '' : 's'} after validation, not ${v.length}`, input: v, ctx: { field_type: 'List', min_length: min, actual_length: v.length } });
+    w.add({
+      type: 'too_short',
+      loc,
+      msg: `List should have at least ${min} item${min === 1 ? '' : 's'} after validation, not ${v.length}`,
+      input: v,
+      ctx: { field_type: 'List', min_length: min, actual_length: v.length },
+    });
     return;
   }
   for (let i = 0; i < v.length && !w.full; i++) checkNested(v[i], depth - 1, [...loc, i], w, minLeaf);
 }
 
-const samePosition = (a: unknown, b: unknown): boolean =>
-  Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
+const samePosition = (a: unknown, b: unknown): boolean => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Rings (already checked for shape) must end where they start. */
 function checkRingsClosed(rings: unknown, loc: Loc, w: Walk): void {
@@ -185,7 +190,9 @@ function finish(w: Walk, loc: Loc): void {
 export function parseFeatureOrCollection(body: unknown, limits: GeoJsonLimits = GEOJSON_LIMITS): Feature | FeatureCollection {
   const w = new Walk(limits);
   if (!isObject(body)) {
-    throw new RequestValidationError([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: echo(body ?? null) }]);
+    throw new RequestValidationError([
+      { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: echo(body ?? null) },
+    ]);
   }
   if (body['type'] === 'FeatureCollection') {
     const features = body['features'];

@@ -54,7 +54,11 @@ export function buildOpenApi(registry: RouteRegistry, version: string): Record<s
     };
     if (r.description) op['description'] = r.description;
     if (r.body) {
-      op['requestBody'] = { required: r.body.required, description: r.body.description, content: { [r.body.mediaType ?? 'application/json']: { schema: r.body.schema } } };
+      op['requestBody'] = {
+        required: r.body.required,
+        description: r.body.description,
+        content: { [r.body.mediaType ?? 'application/json']: { schema: r.body.schema } },
+      };
     }
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
@@ -80,7 +84,13 @@ export function buildOpenApi(registry: RouteRegistry, version: string): Record<s
         Feature: {
           type: 'object',
           required: ['type', 'geometry', 'properties'],
-          properties: { type: { const: 'Feature' }, geometry: { type: 'object' }, properties: { type: ['object', 'null'] }, id: { type: ['string', 'integer'] }, bbox: { type: 'array', items: { type: 'number' } } },
+          properties: {
+            type: { const: 'Feature' },
+            geometry: { type: 'object' },
+            properties: { type: ['object', 'null'] },
+            id: { type: ['string', 'integer'] },
+            bbox: { type: 'array', items: { type: 'number' } },
+          },
         },
         FeatureCollection: {
           type: 'object',

@@ -17,7 +17,14 @@ export function queryPairs(url: string, drop: readonly string[]): Array<[string,
 function quotePlus(s: string): string {
   let out = '';
   for (const byte of Buffer.from(s, 'utf8')) {
-    const safe = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x5f || byte === 0x2e || byte === 0x2d || byte === 0x7e;
+    const safe =
+      (byte >= 0x30 && byte <= 0x39) ||
+      (byte >= 0x41 && byte <= 0x5a) ||
+      (byte >= 0x61 && byte <= 0x7a) ||
+      byte === 0x5f ||
+      byte === 0x2e ||
+      byte === 0x2d ||
+      byte === 0x7e;
     if (safe) out += String.fromCharCode(byte);
     else if (byte === 0x20) out += '+';
     else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;

@@ -126,9 +126,7 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
         const signal = deadline ? AbortSignal.any([controller.signal, deadline]) : controller.signal;
         // A dataset that changed while it was read is re-opened by the next attempt: the answer
         // comes whole from the new version, never mixed (src/sources/version.ts).
-        const result = await retryIfSourceChanged(() =>
-          spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal }),
-        );
+        const result = await retryIfSourceChanged(() => spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal }));
         return sendResult(reply, result);
       } finally {
         reply.raw.off('close', onClose);
@@ -147,7 +145,10 @@ function sendResult(reply: FastifyReply, result: HandlerResult): FastifyReply {
         .send(JSON.stringify(result.data));
     case 'body':
       if (result.headers) reply.headers(result.headers);
-      return reply.code(result.status ?? 200).type(result.contentType).send(result.body);
+      return reply
+        .code(result.status ?? 200)
+        .type(result.contentType)
+        .send(result.body);
     case 'redirect':
       return reply.code(result.status).header('location', result.location).send();
   }

@@ -14,7 +14,13 @@ export function assertSameBands(first: ImageData, img: ImageData): void {
 }
 
 /** Metadata of a mosaic result: the first image's, with the given bands, masks and dtype. */
-export function mosaicImage(first: ImageData, dtype: DType, bands: ImageData['bands'], masks: Uint8Array[], keep: (i: number) => boolean = () => true): ImageData {
+export function mosaicImage(
+  first: ImageData,
+  dtype: DType,
+  bands: ImageData['bands'],
+  masks: Uint8Array[],
+  keep: (i: number) => boolean = () => true,
+): ImageData {
   const pick = <T>(list: readonly T[]): T[] => list.filter((_, i) => keep(i));
   const stats = first.datasetStatistics ? pick(first.datasetStatistics) : undefined;
   return {

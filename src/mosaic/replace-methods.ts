@@ -93,7 +93,13 @@ export function createReplaceMethod(name: ReplaceName): PixelSelection {
       if (first === null) return null;
       if (name === 'lastbandhigh' || name === 'lastbandlow') {
         const keep = (i: number) => i < bands.length - 1;
-        return mosaicImage(first, dtype, bands.filter((_, i) => keep(i)), masks.filter((_, i) => keep(i)), keep);
+        return mosaicImage(
+          first,
+          dtype,
+          bands.filter((_, i) => keep(i)),
+          masks.filter((_, i) => keep(i)),
+          keep,
+        );
       }
       return mosaicImage(first, dtype, bands, masks);
     },

@@ -96,12 +96,7 @@ function linspaceEdges(first: number, last: number, n: number, f32: boolean): nu
   return edges;
 }
 
-function histogramWithEdges(
-  keys: ArrayLike<number>,
-  counts: ArrayLike<number>,
-  nKeys: number,
-  edgesIn: readonly number[],
-): Histogram {
+function histogramWithEdges(keys: ArrayLike<number>, counts: ArrayLike<number>, nKeys: number, edgesIn: readonly number[]): Histogram {
   const edges = edgesIn.map(Number);
   for (let i = 0; i + 1 < edges.length; i++) {
     if (edges[i] > edges[i + 1]) throw Errors.badRequest('`bins` must increase monotonically, when an array');
@@ -123,12 +118,7 @@ function histogramWithEdges(
 }
 
 /** numpy.histogram of a plain array (NaN values must not be present). Convenience for callers without distinct values. */
-export function histogram(
-  values: ArrayLike<number>,
-  dtype: DType,
-  bins: HistogramBins = 10,
-  range?: readonly [number, number],
-): Histogram {
+export function histogram(values: ArrayLike<number>, dtype: DType, bins: HistogramBins = 10, range?: readonly [number, number]): Histogram {
   const sorted = Float64Array.from(values).sort();
   const keys = new Float64Array(sorted.length);
   const counts = new Float64Array(sorted.length);

@@ -12,11 +12,15 @@ export function isInterpolationKernel(name: string): name is InterpolationKernel
 /** Support radius in source pixels (before stretching for downsampling). */
 export function kernelRadius(name: InterpolationKernel): number {
   switch (name) {
-    case 'bilinear': return 1;
+    case 'bilinear':
+      return 1;
     case 'cubic':
-    case 'cubic_spline': return 2;
-    case 'lanczos': return 3;
-    case 'gauss': return 1.5;
+    case 'cubic_spline':
+      return 2;
+    case 'lanczos':
+      return 3;
+    case 'gauss':
+      return 1.5;
   }
 }
 

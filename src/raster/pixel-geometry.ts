@@ -17,13 +17,27 @@ export function toPixelGeometry(g: Geometry): PixelGeometry {
   const points: number[] = [];
   const visit = (x: Geometry): void => {
     switch (x.type) {
-      case 'Point': points.push(x.coordinates[0], x.coordinates[1]); break;
-      case 'MultiPoint': x.coordinates.forEach((p) => points.push(p[0], p[1])); break;
-      case 'LineString': lines.push(flat(x.coordinates)); break;
-      case 'MultiLineString': x.coordinates.forEach((l) => lines.push(flat(l))); break;
-      case 'Polygon': polygons.push(x.coordinates.map(flat)); break;
-      case 'MultiPolygon': x.coordinates.forEach((p) => polygons.push(p.map(flat))); break;
-      case 'GeometryCollection': x.geometries.forEach(visit); break;
+      case 'Point':
+        points.push(x.coordinates[0], x.coordinates[1]);
+        break;
+      case 'MultiPoint':
+        x.coordinates.forEach((p) => points.push(p[0], p[1]));
+        break;
+      case 'LineString':
+        lines.push(flat(x.coordinates));
+        break;
+      case 'MultiLineString':
+        x.coordinates.forEach((l) => lines.push(flat(l)));
+        break;
+      case 'Polygon':
+        polygons.push(x.coordinates.map(flat));
+        break;
+      case 'MultiPolygon':
+        x.coordinates.forEach((p) => polygons.push(p.map(flat)));
+        break;
+      case 'GeometryCollection':
+        x.geometries.forEach(visit);
+        break;
     }
   };
   visit(g);

@@ -106,9 +106,15 @@ export class PolygonFill {
         }
         let ya: number, xa: number, yb: number, xb: number;
         if (y1 < y2) {
-          ya = y1; xa = x1; yb = y2; xb = x2;
+          ya = y1;
+          xa = x1;
+          yb = y2;
+          xb = x2;
         } else if (y1 > y2) {
-          ya = y2; xa = x2; yb = y1; xb = x1;
+          ya = y2;
+          xa = x2;
+          yb = y1;
+          xb = x1;
         } else continue; // NaN
         if (!Number.isFinite(ya) || !Number.isFinite(yb) || !Number.isFinite(xa) || !Number.isFinite(xb)) continue;
         if (ya >= H || yb <= 0) continue;
@@ -220,14 +226,20 @@ export function walkLine(c: Float64Array, W: number, H: number, runs: RunList, r
     if ((y < 0 && yEnd < 0) || (y > H && yEnd > H) || (x < 0 && xEnd < 0) || (x > W && xEnd > W)) continue;
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(xEnd) && Number.isFinite(yEnd))) continue;
     if (x > xEnd) {
-      let t = x; x = xEnd; xEnd = t;
-      t = y; y = yEnd; yEnd = t;
+      let t = x;
+      x = xEnd;
+      xEnd = t;
+      t = y;
+      y = yEnd;
+      yEnd = t;
     }
     // near-vertical: one column, every row between the two ends
     if (Math.floor(x) === Math.floor(xEnd) || Math.abs(x - xEnd) < 0.01) {
       if (ringEdges && onGridLine(x) && onGridLine(xEnd)) continue;
       if (yEnd < y) {
-        const t = y; y = yEnd; yEnd = t;
+        const t = y;
+        y = yEnd;
+        yEnd = t;
       }
       const iX = Math.floor(xEnd);
       if (iX < 0 || iX >= W) continue;

@@ -32,14 +32,7 @@ export function indexSpan(indexes: Int32Array): [number, number] | null {
  * `cols`/`rows` come from nearestIndexes (source coordinates; the source array starts at
  * col0, row0). Masks are never kernel-resampled: they must stay 0/255.
  */
-export function sampleMaskNearest(
-  src: Uint8Array,
-  srcWidth: number,
-  col0: number,
-  row0: number,
-  cols: Int32Array,
-  rows: Int32Array,
-): Uint8Array {
+export function sampleMaskNearest(src: Uint8Array, srcWidth: number, col0: number, row0: number, cols: Int32Array, rows: Int32Array): Uint8Array {
   const w = cols.length;
   const out = new Uint8Array(w * rows.length);
   for (let i = 0; i < rows.length; i++) {

@@ -186,12 +186,7 @@ function categoricalHistogram(d: Distinct, dtype: DType, categories: readonly nu
   return [counts, cats];
 }
 
-function distinctValues(
-  values: TypedArray,
-  mask: Uint8Array,
-  coverage: Float32Array | Float64Array | undefined,
-  dtype: DType,
-): Distinct {
+function distinctValues(values: TypedArray, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, dtype: DType): Distinct {
   switch (dtype) {
     case 'uint8':
       return countSmallInts(values, mask, coverage, 256, 0);
@@ -207,13 +202,7 @@ function distinctValues(
 }
 
 /** Direct-index counting for 8/16-bit integers (value + offset in [0, size)). */
-function countSmallInts(
-  values: TypedArray,
-  mask: Uint8Array,
-  coverage: Float32Array | Float64Array | undefined,
-  size: number,
-  offset: number,
-): Distinct {
+function countSmallInts(values: TypedArray, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, size: number, offset: number): Distinct {
   const hist = new Float64Array(size);
   const wsum = coverage ? new Float64Array(size) : null;
   const npix = values.length;
@@ -250,12 +239,7 @@ function countSmallInts(
  * them with an LSD radix sort and run-length encode. Hand-written: the typed-array sort takes
  * about 110 ms for 1M floats and cannot carry the weights along; this is several times faster.
  */
-function sortDistinct(
-  values: TypedArray,
-  mask: Uint8Array,
-  coverage: Float32Array | Float64Array | undefined,
-  dtype: DType,
-): Distinct {
+function sortDistinct(values: TypedArray, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, dtype: DType): Distinct {
   const npix = values.length;
   const wide = dtype === 'float64';
   // gathered straight into arrays of the band's size (no separate counting pass), then trimmed

@@ -189,7 +189,10 @@ export function cmrErrorText(text: string): string {
   } catch {
     // not JSON: fall through to the plain text
   }
-  const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return plain.length > 300 ? `${plain.slice(0, 300)}…` : plain;
 }
 

@@ -16,16 +16,17 @@ import { normalizeTemporal } from './query-params.ts';
 import type { GranuleQuery, SearchArea } from './types.ts';
 
 /** The spatial part of a search: nothing, no possible result, a point, or boxes inside [-180, 180]. */
-export type SpatialFilter =
-  | { kind: 'none' }
-  | { kind: 'empty' }
-  | { kind: 'point'; lon: number; lat: number }
-  | { kind: 'boxes'; boxes: Bounds[] };
+export type SpatialFilter = { kind: 'none' } | { kind: 'empty' } | { kind: 'point'; lon: number; lat: number } | { kind: 'boxes'; boxes: Bounds[] };
 
 /** Pieces of a box inside [-180, 180]: one, or two when west > east. */
 export function antimeridianPieces(b: Bounds): Bounds[] {
   const [w, s, e, n] = b;
-  return w <= e ? [[w, s, e, n]] : [[w, s, 180, n], [-180, s, e, n]];
+  return w <= e
+    ? [[w, s, e, n]]
+    : [
+        [w, s, 180, n],
+        [-180, s, e, n],
+      ];
 }
 
 /** Closed intersection (touching boxes give a zero-width box), or null. */
@@ -73,7 +74,12 @@ export function cmrBoundingBox(boxes: Bounds[]): string {
     if (boxes.length === 2 && east !== undefined && west !== undefined && east !== west) {
       box = [east[0], Math.min(east[1], west[1]), west[2], Math.max(east[3], west[3])];
     } else {
-      box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+      box = [
+        Math.min(...boxes.map((b) => b[0])),
+        Math.min(...boxes.map((b) => b[1])),
+        Math.max(...boxes.map((b) => b[2])),
+        Math.max(...boxes.map((b) => b[3])),
+      ];
     }
   }
   return box.map(formatNumber).join(',');

@@ -139,8 +139,7 @@ export function ringBounds(ring: Ring): Bounds {
   return b;
 }
 
-const boxesTouch = (a: Bounds, b: Bounds): boolean =>
-  a[0] <= b[2] + EPS && b[0] <= a[2] + EPS && a[1] <= b[3] + EPS && b[1] <= a[3] + EPS;
+const boxesTouch = (a: Bounds, b: Bounds): boolean => a[0] <= b[2] + EPS && b[0] <= a[2] + EPS && a[1] <= b[3] + EPS && b[1] <= a[3] + EPS;
 
 // ---------------------------------------------------------------------------------------------
 // The search area grown by the tolerance
@@ -152,9 +151,21 @@ const boxesTouch = (a: Bounds, b: Bounds): boolean =>
  */
 export function grownBox(b: Bounds, t: number): Ring {
   const [x0, y0, x1, y1] = b;
-  if (t <= 0) return [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+  if (t <= 0)
+    return [
+      [x0, y0],
+      [x1, y0],
+      [x1, y1],
+      [x0, y1],
+      [x0, y0],
+    ];
   const ring: Ring = [];
-  const corners: Array<[number, number]> = [[x1, y1], [x0, y1], [x0, y0], [x1, y0]];
+  const corners: Array<[number, number]> = [
+    [x1, y1],
+    [x0, y1],
+    [x0, y0],
+    [x1, y0],
+  ];
   corners.forEach(([cx, cy], c) => {
     for (let i = 0; i <= QUARTER_SEGMENTS; i++) {
       const a = ((c + i / QUARTER_SEGMENTS) * Math.PI) / 2;
@@ -298,7 +309,10 @@ function segmentCovered(p: Position, q: Position, rings: Ring[]): boolean {
   for (const e of edges) {
     const hit = segmentIntersection(seg, e);
     if (hit !== null) ts.push(((hit[0]! - p[0]!) * dx + (hit[1]! - p[1]!) * dy) / len2);
-    for (const [x, y] of [[e[0], e[1]], [e[2], e[3]]] as const) {
+    for (const [x, y] of [
+      [e[0], e[1]],
+      [e[2], e[3]],
+    ] as const) {
       if (pointSegmentDistance(x, y, ...seg) <= EPS) ts.push(((x - p[0]!) * dx + (y - p[1]!) * dy) / len2);
     }
   }

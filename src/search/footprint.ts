@@ -35,18 +35,23 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The footprint of a UMM-G `SpatialExtent` value (anything else gives no footprint). */
 export function footprintFromUmm(spatialExtent: unknown): Footprint {
-  const geometry = isObject(spatialExtent) && isObject(spatialExtent['HorizontalSpatialDomain'])
-    ? spatialExtent['HorizontalSpatialDomain']['Geometry']
-    : undefined;
+  const geometry =
+    isObject(spatialExtent) && isObject(spatialExtent['HorizontalSpatialDomain']) ? spatialExtent['HorizontalSpatialDomain']['Geometry'] : undefined;
   if (!isObject(geometry)) return NONE;
 
-  const polygons = list(geometry['GPolygons']).map(gpolygonRing).filter((r): r is Ring => r !== null);
+  const polygons = list(geometry['GPolygons'])
+    .map(gpolygonRing)
+    .filter((r): r is Ring => r !== null);
   if (polygons.length > 0) return polygonFootprint(polygons.flatMap(ringPieces));
 
-  const rectangles = list(geometry['BoundingRectangles']).map(rectanglePieces).filter((r): r is Ring[] => r !== null);
+  const rectangles = list(geometry['BoundingRectangles'])
+    .map(rectanglePieces)
+    .filter((r): r is Ring[] => r !== null);
   if (rectangles.length > 0) return polygonFootprint(rectangles.flat());
 
-  const points = list(geometry['Points']).map(umPoint).filter((p): p is Position => p !== null);
+  const points = list(geometry['Points'])
+    .map(umPoint)
+    .filter((p): p is Position => p !== null);
   if (points.length === 0) return NONE;
   const geom: Geometry = points.length === 1 ? { type: 'Point', coordinates: points[0]! } : { type: 'MultiPoint', coordinates: points };
   const lons = points.map((p) => p[0]!);
@@ -82,7 +87,13 @@ function rectanglePieces(r: unknown): Ring[] | null {
 }
 
 /** Counter-clockwise closed ring of a box: (W,S) (E,S) (E,N) (W,N) (W,S). */
-export const boxRing = (w: number, s: number, e: number, n: number): Ring => [[w, s], [e, s], [e, n], [w, n], [w, s]];
+export const boxRing = (w: number, s: number, e: number, n: number): Ring => [
+  [w, s],
+  [e, s],
+  [e, n],
+  [w, n],
+  [w, s],
+];
 
 const samePoint = (a: Position, b: Position): boolean => a[0] === b[0] && a[1] === b[1];
 
@@ -157,7 +168,7 @@ function clipHalfPlane(pts: Ring, side: (p: Position) => number, cut: number): R
     const sa = side(a);
     const sb = side(b);
     if (sa >= 0) out.push(a);
-    if ((sa >= 0) !== (sb >= 0) && sa !== 0 && sb !== 0) {
+    if (sa >= 0 !== sb >= 0 && sa !== 0 && sb !== 0) {
       const t = (cut - a[0]!) / (b[0]! - a[0]!);
       out.push([cut, a[1]! + t * (b[1]! - a[1]!)]);
     }

@@ -90,12 +90,7 @@ export class SharedWorkMap<K, T> {
    * Waits (with `signal`, see SharedWork.join) for the live work of `key`, or for new work that
    * runs `start`. `shared` tells whether the caller joined work that was already running.
    */
-  join(
-    key: K,
-    start: (signal: AbortSignal) => Promise<T>,
-    signal: AbortSignal | undefined,
-    what: string,
-  ): { result: Promise<T>; shared: boolean } {
+  join(key: K, start: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, what: string): { result: Promise<T>; shared: boolean } {
     const live = this.running.get(key);
     if (live !== undefined && live.alive) return { result: live.join(signal, what), shared: true };
     const work = new SharedWork(start);

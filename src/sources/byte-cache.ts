@@ -32,7 +32,11 @@ export class ByteCache {
   private readonly indexes = new Map<string, CachedRange[]>();
 
   constructor(maxBytes: number) {
-    this.lru = new LruCache(maxBytes, (v) => v.byteLength, (range) => this.unindex(range));
+    this.lru = new LruCache(
+      maxBytes,
+      (v) => v.byteLength,
+      (range) => this.unindex(range),
+    );
   }
 
   get stats(): { entries: number; bytes: number; maxBytes: number } {

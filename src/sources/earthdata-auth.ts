@@ -60,8 +60,7 @@ export function earthdataAuth(options: EarthdataAuthOptions): EarthdataAuth {
   let cached: CachedToken | undefined;
   let inFlight: Promise<CachedToken> | undefined;
 
-  const allowed = (url: URL): boolean =>
-    url.protocol === 'https:' && (hosts.has(url.host.toLowerCase()) || hosts.has(url.hostname.toLowerCase()));
+  const allowed = (url: URL): boolean => url.protocol === 'https:' && (hosts.has(url.host.toLowerCase()) || hosts.has(url.hostname.toLowerCase()));
 
   async function currentToken(): Promise<string | undefined> {
     if (fixed !== undefined) return fixed;
@@ -169,6 +168,13 @@ export function earthdataAuthOptionsFromEnv(env: NodeJS.ProcessEnv): EarthdataAu
   return {
     ...(token !== undefined ? { token } : { username, password }),
     ...(urs !== undefined ? { urs } : {}),
-    ...(hosts !== undefined ? { dataHosts: hosts.split(',').map((h) => h.trim()).filter((h) => h !== '') } : {}),
+    ...(hosts !== undefined
+      ? {
+          dataHosts: hosts
+            .split(',')
+            .map((h) => h.trim())
+            .filter((h) => h !== ''),
+        }
+      : {}),
   };
 }

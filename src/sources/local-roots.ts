@@ -3,8 +3,7 @@ import path from 'node:path';
 import { Errors } from '../errors.ts';
 import { fileError } from './file-error.ts';
 
-const isInside = (child: string, root: string): boolean =>
-  child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+const isInside = (child: string, root: string): boolean => child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
 /**
  * The directories local datasets may come from. A path is checked twice: lexically (so nothing

@@ -97,7 +97,17 @@ function parseCount(name: string, value: string): number {
 }
 
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
 };
 
 /** Parses `1048576`, `512KiB`, `256MB`, `1G` (binary multiples). */
@@ -131,7 +141,7 @@ export function sourceOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<S
   const e = (name: string): string | undefined => nonEmpty(env[name]);
 
   const rootsEnv = e('RASTILE_LOCAL_ROOTS');
-  const localRoots = (rootsEnv !== undefined ? rootsEnv.split(path.delimiter).filter((r) => r.trim() !== '') : defaults.localRoots ?? [...d.localRoots]).map(
+  const localRoots = (rootsEnv !== undefined ? rootsEnv.split(path.delimiter).filter((r) => r.trim() !== '') : (defaults.localRoots ?? [...d.localRoots])).map(
     (r) => path.resolve(r.trim()),
   );
 
@@ -170,9 +180,15 @@ export function sourceOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<S
   return {
     ...defaults,
     localRoots,
-    allowPrivateHosts: allowPrivate !== undefined ? parseBool('RASTILE_ALLOW_PRIVATE_HOSTS', allowPrivate) : (defaults.allowPrivateHosts ?? d.allowPrivateHosts),
+    allowPrivateHosts:
+      allowPrivate !== undefined ? parseBool('RASTILE_ALLOW_PRIVATE_HOSTS', allowPrivate) : (defaults.allowPrivateHosts ?? d.allowPrivateHosts),
     ...(allowedHosts !== undefined
-      ? { allowedHosts: allowedHosts.split(',').map((h) => h.trim()).filter((h) => h !== '') }
+      ? {
+          allowedHosts: allowedHosts
+            .split(',')
+            .map((h) => h.trim())
+            .filter((h) => h !== ''),
+        }
       : defaults.allowedHosts !== undefined
         ? { allowedHosts: defaults.allowedHosts }
         : {}),
@@ -180,8 +196,7 @@ export function sourceOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<S
     retries: retries !== undefined ? parseCount('RASTILE_HTTP_RETRIES', retries) : (defaults.retries ?? d.retries),
     ...(redirects !== undefined ? { maxRedirects: parseCount('RASTILE_HTTP_MAX_REDIRECTS', redirects) } : {}),
     cacheBytes: cacheBytes !== undefined ? parseByteSize('RASTILE_CACHE_BYTES', cacheBytes) : (defaults.cacheBytes ?? d.cacheBytes),
-    maxWholeBodyBytes:
-      wholeBody !== undefined ? parseByteSize('RASTILE_MAX_WHOLE_BODY_BYTES', wholeBody) : (defaults.maxWholeBodyBytes ?? d.maxWholeBodyBytes),
+    maxWholeBodyBytes: wholeBody !== undefined ? parseByteSize('RASTILE_MAX_WHOLE_BODY_BYTES', wholeBody) : (defaults.maxWholeBodyBytes ?? d.maxWholeBodyBytes),
     ...(revalidate !== undefined ? { revalidateMs: parseCount('RASTILE_REVALIDATE_MS', revalidate) } : {}),
     s3,
   };

@@ -159,7 +159,9 @@ export class RemoteRangeSource implements Source {
     if (status === 404 || status === 410) return Errors.sourceNotFound(`Dataset not found: ${what} (${detail})`, { context });
     if (status === 401 || status === 403) return Errors.sourceForbidden(`Access to ${what} is forbidden (${detail})`, { context });
     const text = response.statusText !== '' ? ` ${response.statusText}` : '';
-    const err = Errors.upstream(`Upstream server ${safeHost(url)} answered HTTP ${status}${text}${code !== undefined ? ` (${code})` : ''} for ${what}`, { context });
+    const err = Errors.upstream(`Upstream server ${safeHost(url)} answered HTTP ${status}${text}${code !== undefined ? ` (${code})` : ''} for ${what}`, {
+      context,
+    });
     return status === 429 || status >= 500 ? markRetryable(err) : err;
   }
 

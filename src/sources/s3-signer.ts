@@ -42,7 +42,10 @@ export function uriEncode(text: string, keepSlash: boolean): string {
 
 /** `20130524T000000Z` */
 export function amzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /**
@@ -96,14 +99,9 @@ export function canonicalize(input: SignInput): CanonicalParts {
   const names = Object.keys(headers).sort();
   const canonicalHeaders = names.map((n) => `${n}:${headers[n]!.trim().replace(/\s+/g, ' ')}\n`).join('');
   const signedHeaders = names.join(';');
-  const canonicalRequest = [
-    input.method.toUpperCase(),
-    canonicalUri(input.url),
-    canonicalQuery(input.url),
-    canonicalHeaders,
-    signedHeaders,
-    payloadHash,
-  ].join('\n');
+  const canonicalRequest = [input.method.toUpperCase(), canonicalUri(input.url), canonicalQuery(input.url), canonicalHeaders, signedHeaders, payloadHash].join(
+    '\n',
+  );
   const scope = `${day}/${input.region}/${service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', stamp, scope, sha256Hex(canonicalRequest)].join('\n');
   return { canonicalRequest, signedHeaders, stringToSign, scope, headers };

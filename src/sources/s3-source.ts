@@ -56,7 +56,11 @@ export class S3Transport implements RangeTransport {
     this.display = this.url;
   }
 
-  async send(range: string | undefined, signal: AbortSignal | undefined, conditions?: Readonly<Record<string, string>>): Promise<{ response: Response; url: URL }> {
+  async send(
+    range: string | undefined,
+    signal: AbortSignal | undefined,
+    conditions?: Readonly<Record<string, string>>,
+  ): Promise<{ response: Response; url: URL }> {
     const { s3, regionCache } = this.options;
     let region = regionCache.get(this.bucket) ?? s3.region;
     for (let attempt = 0; ; attempt++) {

@@ -92,8 +92,19 @@ describe('errorBody: detail and the safe context fields', () => {
   });
 
   it('identifiers are shown next to detail', () => {
-    const e = Errors.invalidFormat('Corrupt block', { context: { ifd: 2, band: 1, variable: 'sst', parameter: 'bidx', asset: 'B04', granule: 'G1', crs: 'EPSG:1' } });
-    assert.deepEqual(errorBody(e, undefined), { detail: 'Corrupt block', ifd: 2, band: 1, variable: 'sst', parameter: 'bidx', asset: 'B04', granule: 'G1', crs: 'EPSG:1' });
+    const e = Errors.invalidFormat('Corrupt block', {
+      context: { ifd: 2, band: 1, variable: 'sst', parameter: 'bidx', asset: 'B04', granule: 'G1', crs: 'EPSG:1' },
+    });
+    assert.deepEqual(errorBody(e, undefined), {
+      detail: 'Corrupt block',
+      ifd: 2,
+      band: 1,
+      variable: 'sst',
+      parameter: 'bidx',
+      asset: 'B04',
+      granule: 'G1',
+      crs: 'EPSG:1',
+    });
   });
 
   it('a local path is shown only when it is what the client sent as ?url=', () => {

@@ -10,7 +10,10 @@ export interface CountingSource extends Source {
 export async function fileSource(path: string): Promise<CountingSource> {
   const { size } = await stat(path);
   const src: CountingSource = {
-    url: path, size, reads: 0, bytesRead: 0,
+    url: path,
+    size,
+    reads: 0,
+    bytesRead: 0,
     async fetch(offset: number, length: number): Promise<Uint8Array> {
       src.reads++;
       const n = Math.max(0, Math.min(length, size - offset));

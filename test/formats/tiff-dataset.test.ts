@@ -28,14 +28,35 @@ describe('TIFF fixtures match GDAL', () => {
       assert.equal(ds.count, exp.count);
       assert.equal(ds.dtype, exp.dtype);
       assert.deepEqual(jsonNumber(ds.nodata), exp.nodata);
-      assert.deepEqual(ds.bands.map((b) => b.colorInterp), exp.colorinterp);
+      assert.deepEqual(
+        ds.bands.map((b) => b.colorInterp),
+        exp.colorinterp,
+      );
       assert.deepEqual(ds.geoTransform, exp.geotransform);
-      assert.deepEqual(ds.levels.slice(1).map((l) => [l.width, l.height]), exp.overviews);
-      assert.deepEqual(ds.bands.map((b) => b.description), exp.descriptions);
-      assert.deepEqual(ds.bands.map((b) => b.scale), exp.scales);
-      assert.deepEqual(ds.bands.map((b) => b.offset), exp.offsets);
-      assert.deepEqual(ds.bands.map((b) => b.unit), exp.units.map((u) => u ?? ''));
-      assert.deepEqual(ds.bands.map((b) => b.metadata), exp.band_tags);
+      assert.deepEqual(
+        ds.levels.slice(1).map((l) => [l.width, l.height]),
+        exp.overviews,
+      );
+      assert.deepEqual(
+        ds.bands.map((b) => b.description),
+        exp.descriptions,
+      );
+      assert.deepEqual(
+        ds.bands.map((b) => b.scale),
+        exp.scales,
+      );
+      assert.deepEqual(
+        ds.bands.map((b) => b.offset),
+        exp.offsets,
+      );
+      assert.deepEqual(
+        ds.bands.map((b) => b.unit),
+        exp.units.map((u) => u ?? ''),
+      );
+      assert.deepEqual(
+        ds.bands.map((b) => b.metadata),
+        exp.band_tags,
+      );
       assert.deepEqual(ds.datasetMetadata, exp.dataset_tags);
       assert.equal(ds.hasDatasetMask, exp.has_dataset_mask);
       assert.equal(ds.compression, exp.compression);
@@ -90,17 +111,23 @@ describe('TIFF fixtures match GDAL', () => {
     const { mask } = await without.readWindow(0, 0, 0, 10, 10, [1]);
     assert.equal(mask, null);
     const withSidecars = await openFixture('ext_sidecars.tif');
-    assert.deepEqual(withSidecars.levels.map((l) => [l.width, l.height, l.hasMask]), [
-      [300, 200, true],
-      [150, 100, true],
-      [75, 50, true],
-    ]);
+    assert.deepEqual(
+      withSidecars.levels.map((l) => [l.width, l.height, l.hasMask]),
+      [
+        [300, 200, true],
+        [150, 100, true],
+        [75, 50, true],
+      ],
+    );
     assert.deepEqual(withSidecars.warnings, []);
   });
 
   it('matches internal reduced-resolution masks to overviews by size', async () => {
     const ds = await openFixture('cog_jpeg_ycbcr_mask.tif');
-    assert.deepEqual(ds.levels.map((l) => l.hasMask), [true, true, true]);
+    assert.deepEqual(
+      ds.levels.map((l) => l.hasMask),
+      [true, true, true],
+    );
     assert.equal(ds.compression, 'JPEG');
     const { mask } = await ds.readWindow(1, 70, 45, 10, 10, [1]);
     assert.ok(mask !== null && mask.every((v) => v === 255), 'centre of the disc is valid');

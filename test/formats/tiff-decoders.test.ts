@@ -95,8 +95,7 @@ describe('PackBits', () => {
   it('decodes the TIFF 6.0 specification example', () => {
     const input = Uint8Array.from([0xfe, 0xaa, 0x02, 0x80, 0x00, 0x2a, 0xfd, 0xaa, 0x03, 0x80, 0x00, 0x2a, 0x22, 0xf7, 0xaa]);
     const expected = Uint8Array.from([
-      0xaa, 0xaa, 0xaa, 0x80, 0x00, 0x2a, 0xaa, 0xaa, 0xaa, 0xaa, 0x80, 0x00, 0x2a, 0x22,
-      0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa,
+      0xaa, 0xaa, 0xaa, 0x80, 0x00, 0x2a, 0xaa, 0xaa, 0xaa, 0xaa, 0x80, 0x00, 0x2a, 0x22, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa,
     ]);
     assert.deepEqual(packbitsDecode(input, expected.length), expected);
     assert.throws(() => packbitsDecode(input, expected.length + 1), { kind: 'InvalidFormat' });
@@ -207,7 +206,12 @@ describe('samples', () => {
       const arr = Uint16Array.from({ length: n * samples }, (_, i) => i);
       const planes = deinterleave(arr, samples, n, 'uint16');
       assert.equal(planes.length, samples);
-      planes.forEach((p, s) => assert.deepEqual(Array.from(p), Array.from({ length: n }, (_, i) => i * samples + s)));
+      planes.forEach((p, s) =>
+        assert.deepEqual(
+          Array.from(p),
+          Array.from({ length: n }, (_, i) => i * samples + s),
+        ),
+      );
     }
   });
 });
@@ -253,13 +257,12 @@ describe('GDAL tags', () => {
       [96, 2, 0, 212, 0, -4],
     );
     const m = [8, 3, 0, 300000, 2, -9, 0, 4000000, 0, 0, 0, 0, 0, 0, 0, 1];
-    assert.deepEqual(geoTransformFromTags({ pixelScale: null, tiepoints: null, transformation: m, pixelIsPoint: false }), [
-      300000, 8, 3, 4000000, 2, -9,
-    ]);
+    assert.deepEqual(geoTransformFromTags({ pixelScale: null, tiepoints: null, transformation: m, pixelIsPoint: false }), [300000, 8, 3, 4000000, 2, -9]);
     // two GCPs: the north-up fit rasterio's from_gcps gives (1, 0.4, 0, 2, 0, 0.4)
-    assert.deepEqual(geoTransformFromTags({ pixelScale: null, tiepoints: [0, 0, 0, 1, 2, 0, 5, 5, 0, 3, 4, 0], transformation: null, pixelIsPoint: false }), [
-      1, 0.4, 0, 2, 0, 0.4,
-    ]);
+    assert.deepEqual(
+      geoTransformFromTags({ pixelScale: null, tiepoints: [0, 0, 0, 1, 2, 0, 5, 5, 0, 3, 4, 0], transformation: null, pixelIsPoint: false }),
+      [1, 0.4, 0, 2, 0, 0.4],
+    );
     assert.equal(geoTransformFromTags({ pixelScale: null, tiepoints: null, transformation: null, pixelIsPoint: false }), null);
   });
 

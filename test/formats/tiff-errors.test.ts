@@ -51,15 +51,40 @@ function twoImageTiff(overviewWidth: number): Uint8Array {
   };
   const bits = (at: number): void => [0, 2, 4].forEach((o) => v.setUint16(at + o, 8, true));
   // IFD 0 at 8 (10 entries, ends at 134), its BitsPerSample at 134; IFD 1 at 140; pixels at 300 and 500
-  ifd(8, [
-    [256, SHORT, 1, 8], [257, SHORT, 1, 8], [258, SHORT, 3, 134], [259, SHORT, 1, 1], [262, SHORT, 1, 2],
-    [273, LONG, 1, 300], [277, SHORT, 1, 3], [278, SHORT, 1, 8], [279, LONG, 1, 192], [284, SHORT, 1, 1],
-  ], 140);
+  ifd(
+    8,
+    [
+      [256, SHORT, 1, 8],
+      [257, SHORT, 1, 8],
+      [258, SHORT, 3, 134],
+      [259, SHORT, 1, 1],
+      [262, SHORT, 1, 2],
+      [273, LONG, 1, 300],
+      [277, SHORT, 1, 3],
+      [278, SHORT, 1, 8],
+      [279, LONG, 1, 192],
+      [284, SHORT, 1, 1],
+    ],
+    140,
+  );
   bits(134);
-  ifd(140, [
-    [254, LONG, 1, 1], [256, SHORT, 1, overviewWidth], [257, SHORT, 1, 4], [258, SHORT, 3, FAR_BITS], [259, SHORT, 1, 1],
-    [262, SHORT, 1, 2], [273, LONG, 1, 500], [277, SHORT, 1, 3], [278, SHORT, 1, 4], [279, LONG, 1, 48], [284, SHORT, 1, 1],
-  ], 0);
+  ifd(
+    140,
+    [
+      [254, LONG, 1, 1],
+      [256, SHORT, 1, overviewWidth],
+      [257, SHORT, 1, 4],
+      [258, SHORT, 3, FAR_BITS],
+      [259, SHORT, 1, 1],
+      [262, SHORT, 1, 2],
+      [273, LONG, 1, 500],
+      [277, SHORT, 1, 3],
+      [278, SHORT, 1, 4],
+      [279, LONG, 1, 48],
+      [284, SHORT, 1, 1],
+    ],
+    0,
+  );
   bits(FAR_BITS);
   for (let i = 0; i < 192; i++) bytes[300 + i] = i;
   for (let i = 0; i < 48; i++) bytes[500 + i] = 200 + i;
@@ -80,10 +105,17 @@ function failingSource(inner: Source, from: number, to: number): Source {
 
 describe('TIFF errors', () => {
   it('lists the broken fixtures it tests', () => {
-    const broken = Object.entries(expected).filter(([, e]) => e.error !== undefined).map(([n]) => n).sort();
+    const broken = Object.entries(expected)
+      .filter(([, e]) => e.error !== undefined)
+      .map(([n]) => n)
+      .sort();
     assert.deepEqual(broken, [
-      'bad_corrupt_tile.tif', 'bad_cyclic_ifd.tif', 'bad_huge_tiles.tif', 'bad_lzma_unsupported.tif',
-      'bad_not_a_tiff.tif', 'bad_truncated.tif',
+      'bad_corrupt_tile.tif',
+      'bad_cyclic_ifd.tif',
+      'bad_huge_tiles.tif',
+      'bad_lzma_unsupported.tif',
+      'bad_not_a_tiff.tif',
+      'bad_truncated.tif',
     ]);
   });
 
@@ -161,10 +193,19 @@ describe('TIFF errors', () => {
 
   it('opens a file with an overview and reads both levels (the synthetic file used below)', async () => {
     const ds = await TiffDataset.open(memorySource(twoImageTiff(4)), { blockCache: createBlockCache(1 << 20) });
-    assert.deepEqual(ds.levels.map((l) => [l.width, l.height]), [[8, 8], [4, 4]]);
+    assert.deepEqual(
+      ds.levels.map((l) => [l.width, l.height]),
+      [
+        [8, 8],
+        [4, 4],
+      ],
+    );
     assert.deepEqual(ds.warnings, []);
     const ovr = await ds.readWindow(1, 0, 0, 4, 4, [2]);
-    assert.deepEqual(Array.from(ovr.bands[0]), Array.from({ length: 16 }, (_, i) => 200 + i * 3 + 1));
+    assert.deepEqual(
+      Array.from(ovr.bands[0]),
+      Array.from({ length: 16 }, (_, i) => 200 + i * 3 + 1),
+    );
   });
 
   it('fails to open when reading an overview directory fails with an I/O error (no degraded dataset)', async () => {
@@ -177,7 +218,10 @@ describe('TIFF errors', () => {
 
   it('still opens, with a warning, when an overview directory is corrupt', async () => {
     const ds = await TiffDataset.open(memorySource(twoImageTiff(0)), { blockCache: createBlockCache(1 << 20) });
-    assert.deepEqual(ds.levels.map((l) => [l.width, l.height]), [[8, 8]]);
+    assert.deepEqual(
+      ds.levels.map((l) => [l.width, l.height]),
+      [[8, 8]],
+    );
     assert.equal(ds.warnings.length, 1);
     assert.match(ds.warnings[0], /^Ignored an unreadable image: TIFF image 1 has an invalid size \(0×4\)/);
   });
@@ -195,7 +239,10 @@ describe('TIFF errors', () => {
     });
     const broken = memorySource(new TextEncoder().encode('not a TIFF at all'), path + '.ovr');
     const ds = await TiffDataset.open(await fileSource(path), await opts(broken));
-    assert.deepEqual(ds.levels.map((l) => [l.width, l.height]), [[300, 200]]);
+    assert.deepEqual(
+      ds.levels.map((l) => [l.width, l.height]),
+      [[300, 200]],
+    );
     assert.equal(ds.warnings.length, 1);
     assert.match(ds.warnings[0], /^Ignored external overviews '.*ext_sidecars\.tif\.ovr': .*is not a TIFF file/);
   });
@@ -218,10 +265,7 @@ describe('TIFF errors', () => {
         });
         await ds.readWindow(0, 0, 0, Math.min(ds.levels[0].width, 100), Math.min(ds.levels[0].height, 100), [1]);
       } catch (err) {
-        assert.ok(
-          (err as { kind?: string }).kind !== undefined,
-          `trial ${trial}: expected a RastileError, got ${(err as Error).stack}`,
-        );
+        assert.ok((err as { kind?: string }).kind !== undefined, `trial ${trial}: expected a RastileError, got ${(err as Error).stack}`);
       }
     }
   });

@@ -56,8 +56,7 @@ export async function openFixture(
   options: Partial<TiffOpenOptions> & { blockCache?: BlockCache; sidecars?: boolean } = {},
 ): Promise<TiffDataset> {
   const path = fixture(name);
-  const side = async (suffix: string) =>
-    options.sidecars !== false && existsSync(path + suffix) ? fileSource(path + suffix) : undefined;
+  const side = async (suffix: string) => (options.sidecars !== false && existsSync(path + suffix) ? fileSource(path + suffix) : undefined);
   return TiffDataset.open(await fileSource(path), {
     blockCache: options.blockCache ?? createBlockCache(32 * 1024 * 1024),
     overviewSource: await side('.ovr'),
@@ -69,7 +68,9 @@ export async function openFixture(
 }
 
 export const sha256 = (a: ArrayBufferView): string =>
-  createHash('sha256').update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)).digest('hex');
+  createHash('sha256')
+    .update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
+    .digest('hex');
 
 /** A number as expected.json writes it (non-finite values as strings). */
 export function jsonNumber(v: number | null): number | string | null {

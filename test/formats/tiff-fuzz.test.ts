@@ -88,7 +88,7 @@ const INTERESTING = [0, 1, 2, 3, 7, 8, 16, 255, 256, 4096, 32767, 32768, 65535, 
 /** Applies 1–3 random mutations in place (or returns a truncated copy); returns what it did. */
 function mutate(bytes: Uint8Array, layout: Layout, r: () => number): { bytes: Uint8Array; did: string[] } {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const pick = <T,>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
   const word = (): number => (r() < 0.7 ? pick(INTERESTING) : Math.floor(r() * 2 ** 32));
   const setPtr = (at: number, value: number): void => {
     if (at + (layout.big ? 8 : 4) > bytes.length) return;

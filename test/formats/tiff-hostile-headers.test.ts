@@ -33,12 +33,21 @@ describe('hostile TIFF headers', () => {
       kind: 'InvalidFormat',
       message: /TileOffsets has 6 entries, a 65535×120 image in 64×64 tiles needs 2048/,
     });
-    await assert.rejects(open('planar_lie.tif'), { kind: 'InvalidFormat', message: /TileOffsets has 6 entries, .*× 3 planes \(PlanarConfiguration=2, SamplesPerPixel=3\) needs 18/ });
+    await assert.rejects(open('planar_lie.tif'), {
+      kind: 'InvalidFormat',
+      message: /TileOffsets has 6 entries, .*× 3 planes \(PlanarConfiguration=2, SamplesPerPixel=3\) needs 18/,
+    });
   });
 
   it('ignores an overview larger than the full resolution, with a warning', async () => {
     const ds = await open('overview_larger.tif');
-    assert.deepEqual(ds.levels.map((l) => [l.width, l.height]), [[160, 120], [40, 30]]);
+    assert.deepEqual(
+      ds.levels.map((l) => [l.width, l.height]),
+      [
+        [160, 120],
+        [40, 30],
+      ],
+    );
     assert.match(ds.warnings.join('\n'), /Ignored overview image 1: its size 1000×60 exceeds the full resolution 160×120/);
   });
 

@@ -51,7 +51,11 @@ describe('TiffDataset.readWindow', () => {
           const win = await ds.readWindow(level, col, row, width, height, bands);
           win.bands.forEach((b, i) => {
             assert.equal(b.length, width * height);
-            assert.deepEqual(Array.from(b), crop(full.bands[i], L.width, col, row, width, height), `level ${level} band ${i + 1} window ${[col, row, width, height]}`);
+            assert.deepEqual(
+              Array.from(b),
+              crop(full.bands[i], L.width, col, row, width, height),
+              `level ${level} band ${i + 1} window ${[col, row, width, height]}`,
+            );
           });
           if (full.mask !== null) assert.deepEqual(Array.from(win.mask!), crop(full.mask, L.width, col, row, width, height));
           else assert.equal(win.mask, null);

@@ -61,7 +61,10 @@ describe('longlatProj4', () => {
   it('writes both axes (b defaults to a: a sphere), never "undefined"', () => {
     assert.equal(longlatProj4(6378137, 6356752.314245179), '+proj=longlat +a=6378137 +b=6356752.314245179 +no_defs');
     assert.equal(longlatProj4(6371000, undefined), '+proj=longlat +a=6371000 +b=6371000 +no_defs');
-    assert.equal(longlatProj4(6377563.396, 6356256.909, [446.448, -125.157, 542.06]), '+proj=longlat +a=6377563.396 +b=6356256.909 +towgs84=446.448,-125.157,542.06 +no_defs');
+    assert.equal(
+      longlatProj4(6377563.396, 6356256.909, [446.448, -125.157, 542.06]),
+      '+proj=longlat +a=6377563.396 +b=6356256.909 +towgs84=446.448,-125.157,542.06 +no_defs',
+    );
     assert.equal(longlatProj4(6378137, 6378137, []), '+proj=longlat +a=6378137 +b=6378137 +no_defs');
     assert.equal(longlatProj4(undefined, undefined), '+proj=longlat +ellps=WGS84 +no_defs');
   });
@@ -82,7 +85,10 @@ describe('longlatProj4', () => {
 
   it('GEODETIC_KEYS are what geodeticProj4 keeps', () => {
     assert.ok(GEODETIC_KEYS.includes('towgs84') && GEODETIC_KEYS.includes('nadgrids'));
-    assert.equal(geodeticProj4('+proj=utm +zone=31 +ellps=intl +towgs84=-87,-98,-121 +units=m +no_defs'), '+proj=longlat +ellps=intl +towgs84=-87,-98,-121 +no_defs');
+    assert.equal(
+      geodeticProj4('+proj=utm +zone=31 +ellps=intl +towgs84=-87,-98,-121 +units=m +no_defs'),
+      '+proj=longlat +ellps=intl +towgs84=-87,-98,-121 +no_defs',
+    );
     assert.equal(parseCrs('EPSG:4326'), WGS84);
   });
 });

@@ -3,17 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { isRastileError } from '../../src/errors.ts';
-import {
-  CRS84,
-  WGS84,
-  crsFromEpsg,
-  crsFromGeoKeys,
-  crsInfoString,
-  crsUri,
-  geographicCrsOf,
-  parseCrs,
-  sameCrs,
-} from '../../src/geo/crs.ts';
+import { CRS84, WGS84, crsFromEpsg, crsFromGeoKeys, crsInfoString, crsUri, geographicCrsOf, parseCrs, sameCrs } from '../../src/geo/crs.ts';
 import { transformPoint } from '../../src/geo/transform.ts';
 
 const epsgWkt = (code: number): string => {
@@ -128,8 +118,14 @@ describe('crsFromEpsg', () => {
     assert.ok(!crsFromEpsg(27700).proj4.includes('nadgrids'));
   });
   it('throws InvalidCrs for unknown codes', () => {
-    assert.throws(() => crsFromEpsg(123456789), (e: unknown) => isRastileError(e, 'InvalidCrs'));
-    assert.throws(() => crsFromEpsg(1.5), (e: unknown) => isRastileError(e, 'InvalidCrs'));
+    assert.throws(
+      () => crsFromEpsg(123456789),
+      (e: unknown) => isRastileError(e, 'InvalidCrs'),
+    );
+    assert.throws(
+      () => crsFromEpsg(1.5),
+      (e: unknown) => isRastileError(e, 'InvalidCrs'),
+    );
   });
 });
 
@@ -179,26 +175,82 @@ describe('crsFromGeoKeys', () => {
   type Keys = Map<number, number | string | number[]>;
   // GeoKey directories of real fixtures (dumped with @cogeotiff/core).
   const cogTif: Keys = new Map<number, number | string | number[]>([
-    [1024, 1], [1025, 2], [1026, 'WGS 84 / UTM zone 21N'], [2049, 'WGS 84'], [2054, 9102], [3072, 32621], [3076, 9001],
+    [1024, 1],
+    [1025, 2],
+    [1026, 'WGS 84 / UTM zone 21N'],
+    [2049, 'WGS 84'],
+    [2054, 9102],
+    [3072, 32621],
+    [3076, 9001],
   ]);
   const aboveCog: Keys = new Map<number, number | string | number[]>([
-    [1024, 1], [1025, 1], [1026, 'unnamed'], [2048, 32767],
+    [1024, 1],
+    [1025, 1],
+    [1026, 'unnamed'],
+    [2048, 32767],
     [2049, 'GCS Name = GRS 1980(IUGG, 1980)|Datum = unknown|Ellipsoid = GRS80|Primem = Greenwich|'],
-    [2050, 32767], [2054, 9102], [2056, 32767], [2057, 6378137], [2059, 298.257222101], [2061, 0], [2062, [0, 0, 0]],
-    [3072, 32767], [3074, 32767], [3075, 11], [3076, 9001], [3078, 50], [3079, 70], [3080, -96], [3081, 40], [3082, 0], [3083, 0],
+    [2050, 32767],
+    [2054, 9102],
+    [2056, 32767],
+    [2057, 6378137],
+    [2059, 298.257222101],
+    [2061, 0],
+    [2062, [0, 0, 0]],
+    [3072, 32767],
+    [3074, 32767],
+    [3075, 11],
+    [3076, 9001],
+    [3078, 50],
+    [3079, 70],
+    [3080, -96],
+    [3081, 40],
+    [3082, 0],
+    [3083, 0],
   ]);
   const cogScale: Keys = new Map<number, number | string | number[]>([
-    [1024, 1], [1025, 1], [1026, 'unnamed'], [2048, 32767],
+    [1024, 1],
+    [1025, 1],
+    [1026, 'unnamed'],
+    [2048, 32767],
     [2049, 'GCS Name = Unknown datum based upon the WGS 84 ellipsoid|Datum = Not_specified_based_on_WGS_84_spheroid|Primem = Greenwich|'],
-    [2050, 32767], [2054, 9102], [2056, 7030], [2057, 6378137], [2059, 298.257223563], [2061, 0], [3072, 32767], [3074, 16052], [3076, 9001],
+    [2050, 32767],
+    [2054, 9102],
+    [2056, 7030],
+    [2057, 6378137],
+    [2059, 298.257223563],
+    [2061, 0],
+    [3072, 32767],
+    [3074, 16052],
+    [3076, 9001],
   ]);
   const mars: Keys = new Map<number, number | string | number[]>([
-    [1024, 1], [1025, 1], [1026, 'Equirectangular MARS'], [2048, 32767],
+    [1024, 1],
+    [1025, 1],
+    [1026, 'Equirectangular MARS'],
+    [2048, 32767],
     [2049, 'GCS Name = GCS_MARS|Datum = D_MARS|Ellipsoid = MARS_localRadius|Primem = Reference_Meridian|'],
-    [2050, 32767], [2054, 9102], [2056, 32767], [2057, 3395582.0270805], [2058, 3395582.0270805], [2061, 0],
-    [3072, 32767], [3074, 32767], [3075, 17], [3076, 9001], [3078, -10], [3082, 0], [3083, 0], [3088, 180], [3089, 0],
+    [2050, 32767],
+    [2054, 9102],
+    [2056, 32767],
+    [2057, 3395582.0270805],
+    [2058, 3395582.0270805],
+    [2061, 0],
+    [3072, 32767],
+    [3074, 32767],
+    [3075, 17],
+    [3076, 9001],
+    [3078, -10],
+    [3082, 0],
+    [3083, 0],
+    [3088, 180],
+    [3089, 0],
   ]);
-  const geographic: Keys = new Map<number, number | string | number[]>([[1024, 2], [1025, 1], [2048, 4326], [2054, 9102]]);
+  const geographic: Keys = new Map<number, number | string | number[]>([
+    [1024, 2],
+    [1025, 1],
+    [2048, 4326],
+    [2054, 9102],
+  ]);
 
   it('coded projected CRS → EPSG', () => assert.equal(crsFromGeoKeys(cogTif)?.id, 'EPSG:32621'));
   it('coded geographic CRS → EPSG', () => assert.equal(crsFromGeoKeys(geographic)?.id, 'EPSG:4326'));
@@ -218,15 +270,38 @@ describe('crsFromGeoKeys', () => {
   });
   it('coded GCS under a user-defined projection takes the EPSG datum (→ identified as EPSG:32632)', () => {
     const keys: Keys = new Map<number, number | string | number[]>([
-      [1024, 1], [1025, 1], [2048, 4326], [2054, 9102], [3072, 32767], [3074, 32767], [3075, 1], [3076, 9001],
-      [3080, 9], [3081, 0], [3082, 500000], [3083, 0], [3092, 0.9996],
+      [1024, 1],
+      [1025, 1],
+      [2048, 4326],
+      [2054, 9102],
+      [3072, 32767],
+      [3074, 32767],
+      [3075, 1],
+      [3076, 9001],
+      [3080, 9],
+      [3081, 0],
+      [3082, 500000],
+      [3083, 0],
+      [3092, 0.9996],
     ]);
     assert.equal(crsFromGeoKeys(keys)?.id, 'EPSG:32632');
   });
   it('projected linear units in US survey feet are folded into the definition', () => {
     const keys: Keys = new Map<number, number | string | number[]>([
-      [1024, 1], [1025, 1], [2048, 4269], [2054, 9102], [3072, 32767], [3074, 32767], [3075, 8], [3076, 9003],
-      [3078, 33], [3079, 45], [3080, -96], [3081, 23], [3082, 0], [3083, 0],
+      [1024, 1],
+      [1025, 1],
+      [2048, 4269],
+      [2054, 9102],
+      [3072, 32767],
+      [3074, 32767],
+      [3075, 8],
+      [3076, 9003],
+      [3078, 33],
+      [3079, 45],
+      [3080, -96],
+      [3081, 23],
+      [3082, 0],
+      [3083, 0],
     ]);
     const crs = crsFromGeoKeys(keys)!;
     assert.match(crs.proj4, /\+to_meter=0\.3048006096/);
@@ -237,6 +312,9 @@ describe('crsFromGeoKeys', () => {
   });
   it('no geokeys → null; geocentric → InvalidCrs', () => {
     assert.equal(crsFromGeoKeys(new Map()), null);
-    assert.throws(() => crsFromGeoKeys(new Map([[1024, 3]])), (e: unknown) => isRastileError(e, 'InvalidCrs'));
+    assert.throws(
+      () => crsFromGeoKeys(new Map([[1024, 3]])),
+      (e: unknown) => isRastileError(e, 'InvalidCrs'),
+    );
   });
 });

@@ -52,9 +52,10 @@ describe('TMS registry', () => {
 
 describe('tileBounds', () => {
   it('WebMercatorQuad 8/87/48 (spec §7.1)', () => {
-    assert.deepEqual(getTileMatrixSet('WebMercatorQuad').tileBounds(87, 48, 8), [
-      -6418264.391049679, 12366899.680315237, -6261721.357121639, 12523442.714243278,
-    ]);
+    assert.deepEqual(
+      getTileMatrixSet('WebMercatorQuad').tileBounds(87, 48, 8),
+      [-6418264.391049679, 12366899.680315237, -6261721.357121639, 12523442.714243278],
+    );
   });
   it('inverted-axis TMSs swap their stored origin into x/y order', () => {
     assert.deepEqual(getTileMatrixSet('WGS1984Quad').tileBounds(0, 0, 0), [-180, -90, 0, 90]);
@@ -158,7 +159,10 @@ describe('toJSON', () => {
       assert.equal(json.id, id);
       assert.equal(json.crs, doc.crs);
       const ids = json.tileMatrices.map((m) => Number(m['id']));
-      assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+      );
       assert.equal(json.tileMatrices.length, doc.tileMatrices.length);
       for (const m of json.tileMatrices) {
         assert.ok(m['cornerOfOrigin'] === 'topLeft');

@@ -55,7 +55,10 @@ describe('transformBounds', () => {
     assert.deepEqual([b[0], b[2], b[3]], [-180, 180, 90]);
   });
   it('rejects densify counts GDAL rejects (our callers pass constants: Internal)', () => {
-    assert.throws(() => transformBounds(parseCrs('EPSG:3857'), WGS84, [0, 0, 1, 1], 1), { kind: 'Internal', message: 'densifyPoints must be at least 2 for geographic output' });
+    assert.throws(() => transformBounds(parseCrs('EPSG:3857'), WGS84, [0, 0, 1, 1], 1), {
+      kind: 'Internal',
+      message: 'densifyPoints must be at least 2 for geographic output',
+    });
   });
 });
 

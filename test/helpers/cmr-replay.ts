@@ -113,8 +113,7 @@ function sameQuery(a: Array<[string, string]>, b: Array<[string, string]>, ignor
   return true;
 }
 
-const headerOf = (headers: Record<string, string>, name: string): string | undefined =>
-  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+const headerOf = (headers: Record<string, string>, name: string): string | undefined => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
 export async function startCmrReplay(options: CmrReplayOptions = {}): Promise<CmrReplay> {
   const names = options.recordings ?? listRecordings();
@@ -156,7 +155,12 @@ export async function startCmrReplay(options: CmrReplayOptions = {}): Promise<Cm
       const hits = (first?.e.response.body as { hits?: number } | undefined)?.hits ?? 0;
       const contentType = first !== undefined ? headerOf(first.e.response.headers, 'content-type') : undefined;
       record.answeredBy = 'end-of-results';
-      return send(res, 200, { 'Content-Type': contentType ?? 'application/vnd.nasa.cmr.umm_results+json;version=1.6.6; charset=utf-8', 'CMR-Hits': String(hits), 'CMR-Took': '0' }, { hits, took: 0, items: [] });
+      return send(
+        res,
+        200,
+        { 'Content-Type': contentType ?? 'application/vnd.nasa.cmr.umm_results+json;version=1.6.6; charset=utf-8', 'CMR-Hits': String(hits), 'CMR-Took': '0' },
+        { hits, took: 0, items: [] },
+      );
     }
     unmatched.push(record);
     return send(res, 404, { 'Content-Type': 'application/json' }, { errors: [`cmr-replay: no recording matches ${method} ${msg.url}`] });

@@ -85,13 +85,30 @@ export const NO_COLLECTION_MESSAGE =
   'The CMR does not allow querying across granules in all collections. To help optimize your search, you should limit your query using conditions that identify one or more collections, such as provider, provider_id, concept_id, collection_concept_id, short_name, version or entry_title.';
 
 const GRANULE_PARAMS = new Set([
-  'page_size', 'collection_concept_id', 'collection_concept_id[]', 'concept_id', 'concept_id[]', 'granule_ur', 'granule_ur[]',
-  'provider', 'temporal', 'bounding_box', 'point', 'cloud_cover', 'sort_key', 'sort_key[]', 'orbit_number', 'attribute[]',
+  'page_size',
+  'collection_concept_id',
+  'collection_concept_id[]',
+  'concept_id',
+  'concept_id[]',
+  'granule_ur',
+  'granule_ur[]',
+  'provider',
+  'temporal',
+  'bounding_box',
+  'point',
+  'cloud_cover',
+  'sort_key',
+  'sort_key[]',
+  'orbit_number',
+  'attribute[]',
 ]);
 const SORT_KEYS = new Set(['start_date', 'end_date', 'cloud_cover', 'granule_ur', 'revision_date', 'provider']);
 
 class CmrError extends Error {
-  constructor(readonly status: number, readonly errors: string[]) {
+  constructor(
+    readonly status: number,
+    readonly errors: string[],
+  ) {
     super(errors.join('; '));
   }
 }
@@ -139,7 +156,13 @@ function footprintOf(item: UmmItem): { rings: Pt[][]; points: Pt[] } {
     const s = Number(o['SouthBoundingCoordinate']);
     const n = Number(o['NorthBoundingCoordinate']);
     if (e < w) e += 360;
-    rings.push([[w, s], [e, s], [e, n], [w, n], [w, s]]);
+    rings.push([
+      [w, s],
+      [e, s],
+      [e, n],
+      [w, n],
+      [w, s],
+    ]);
   }
   const points = arr(g['Points']).map((p): Pt => [Number(obj(p)['Longitude']), Number(obj(p)['Latitude'])]);
   return { rings, points };
@@ -160,8 +183,12 @@ function inRing(x: number, y: number, ring: Pt[]): boolean {
 
 function segmentsMeet(a: Pt, b: Pt, c: Pt, d: Pt): boolean {
   const o = (p: Pt, q: Pt, r: Pt) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
-  const on = (p: Pt, q: Pt, r: Pt) => Math.min(p[0], r[0]) <= q[0] && q[0] <= Math.max(p[0], r[0]) && Math.min(p[1], r[1]) <= q[1] && q[1] <= Math.max(p[1], r[1]);
-  const o1 = o(a, b, c), o2 = o(a, b, d), o3 = o(c, d, a), o4 = o(c, d, b);
+  const on = (p: Pt, q: Pt, r: Pt) =>
+    Math.min(p[0], r[0]) <= q[0] && q[0] <= Math.max(p[0], r[0]) && Math.min(p[1], r[1]) <= q[1] && q[1] <= Math.max(p[1], r[1]);
+  const o1 = o(a, b, c),
+    o2 = o(a, b, d),
+    o3 = o(c, d, a),
+    o4 = o(c, d, b);
   if (o1 !== o2 && o3 !== o4) return true;
   return (o1 === 0 && on(a, c, b)) || (o2 === 0 && on(a, d, b)) || (o3 === 0 && on(c, a, d)) || (o4 === 0 && on(c, b, d));
 }
@@ -169,7 +196,12 @@ function segmentsMeet(a: Pt, b: Pt, c: Pt, d: Pt): boolean {
 /** Does the ring touch the box [w, s, e, n] (w <= e)? */
 function ringMeetsBox(ring: Pt[], w: number, s: number, e: number, n: number): boolean {
   if (ring.some(([x, y]) => x >= w && x <= e && y >= s && y <= n)) return true;
-  const corners: Pt[] = [[w, s], [e, s], [e, n], [w, n]];
+  const corners: Pt[] = [
+    [w, s],
+    [e, s],
+    [e, n],
+    [w, n],
+  ];
   if (corners.some(([x, y]) => inRing(x, y, ring))) return true;
   for (let i = 0; i + 1 < ring.length; i++) {
     for (let k = 0; k < 4; k++) if (segmentsMeet(ring[i]!, ring[i + 1]!, corners[k]!, corners[(k + 1) % 4]!)) return true;
@@ -179,7 +211,13 @@ function ringMeetsBox(ring: Pt[], w: number, s: number, e: number, n: number): b
 
 function footprintMeetsBox(item: UmmItem, box: number[]): boolean {
   const [w, s, e, n] = box as [number, number, number, number];
-  const pieces: Array<[number, number]> = w <= e ? [[w, e]] : [[w, 180], [-180, e]];
+  const pieces: Array<[number, number]> =
+    w <= e
+      ? [[w, e]]
+      : [
+          [w, 180],
+          [-180, e],
+        ];
   const { rings, points } = footprintOf(item);
   for (const [pw, pe] of pieces) {
     for (const shift of [0, 360, -360]) {
@@ -269,7 +307,9 @@ function attributeMatcher(value: string): (item: UmmItem) => boolean {
   const [name, a, b] = parts as [string, string, string | undefined];
   const numeric = type === 'float' || type === 'int';
   return (item) => {
-    const attr = arr(item.umm['AdditionalAttributes']).map(obj).find((x) => x['Name'] === name);
+    const attr = arr(item.umm['AdditionalAttributes'])
+      .map(obj)
+      .find((x) => x['Name'] === name);
     const values = arr(attr?.['Values']).map(String);
     return values.some((v) => {
       if (b === undefined) return numeric ? Number(v) === Number(a) : v === a;
@@ -280,21 +320,29 @@ function attributeMatcher(value: string): (item: UmmItem) => boolean {
 }
 
 function orbitNumbers(item: UmmItem): Array<[number, number]> {
-  return arr(item.umm['OrbitCalculatedSpatialDomains']).map(obj).flatMap((o): Array<[number, number]> => {
-    if (typeof o['OrbitNumber'] === 'number') return [[o['OrbitNumber'], o['OrbitNumber']]];
-    if (typeof o['BeginOrbitNumber'] === 'number' && typeof o['EndOrbitNumber'] === 'number') return [[o['BeginOrbitNumber'], o['EndOrbitNumber']]];
-    return [];
-  });
+  return arr(item.umm['OrbitCalculatedSpatialDomains'])
+    .map(obj)
+    .flatMap((o): Array<[number, number]> => {
+      if (typeof o['OrbitNumber'] === 'number') return [[o['OrbitNumber'], o['OrbitNumber']]];
+      if (typeof o['BeginOrbitNumber'] === 'number' && typeof o['EndOrbitNumber'] === 'number') return [[o['BeginOrbitNumber'], o['EndOrbitNumber']]];
+      return [];
+    });
 }
 
 function sortValue(item: UmmItem, key: string): string | number {
   switch (key) {
-    case 'start_date': return granuleTime(item)[0];
-    case 'end_date': return granuleTime(item)[1];
-    case 'cloud_cover': return typeof item.umm['CloudCover'] === 'number' ? item.umm['CloudCover'] : Infinity;
-    case 'granule_ur': return String(item.umm['GranuleUR'] ?? item.meta['native-id'] ?? '');
-    case 'revision_date': return String(item.meta['revision-date'] ?? '');
-    default: return String(item.meta['provider-id'] ?? '').toLowerCase();
+    case 'start_date':
+      return granuleTime(item)[0];
+    case 'end_date':
+      return granuleTime(item)[1];
+    case 'cloud_cover':
+      return typeof item.umm['CloudCover'] === 'number' ? item.umm['CloudCover'] : Infinity;
+    case 'granule_ur':
+      return String(item.umm['GranuleUR'] ?? item.meta['native-id'] ?? '');
+    case 'revision_date':
+      return String(item.meta['revision-date'] ?? '');
+    default:
+      return String(item.meta['provider-id'] ?? '').toLowerCase();
   }
 }
 
@@ -363,7 +411,10 @@ function searchGranules(all: UmmItem[], query: Array<[string, string]>): UmmItem
 
 /** A stable signature of the query without page-position information. */
 const signature = (query: Array<[string, string]>): string =>
-  createHash('sha1').update(JSON.stringify([...query].sort((a, b) => compare(a.join('='), b.join('='))))).digest('hex').slice(0, 12);
+  createHash('sha1')
+    .update(JSON.stringify([...query].sort((a, b) => compare(a.join('='), b.join('=')))))
+    .digest('hex')
+    .slice(0, 12);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -376,7 +427,7 @@ export async function startCmrStandin(options: CmrStandinOptions): Promise<CmrSt
   function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = JSON.stringify(body);
     res.writeHead(status, {
-      'content-type': status === 200 ? headers['content-type'] ?? UMM_G_CONTENT_TYPE : 'application/json; charset=utf-8',
+      'content-type': status === 200 ? (headers['content-type'] ?? UMM_G_CONTENT_TYPE) : 'application/json; charset=utf-8',
       'cmr-request-id': `standin-${++requestId}`,
       'access-control-expose-headers': 'CMR-Hits, CMR-Request-Id, X-Request-Id, CMR-Search-After, CMR-Timed-Out',
       ...headers,

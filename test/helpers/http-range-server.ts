@@ -168,7 +168,7 @@ export async function startRangeServer(options: RangeServerOptions): Promise<Ran
       const [start, end] = range === undefined ? [0, size - 1] : [range.start, range.end];
       const body = Buffer.alloc(Math.max(0, end - start + 1));
       if (req.method !== 'HEAD') {
-        for (let at = 0; at < body.length; ) {
+        for (let at = 0; at < body.length;) {
           const { bytesRead } = await fh.read(body, at, body.length - at, start + at);
           if (bytesRead === 0) break;
           at += bytesRead;

@@ -25,7 +25,11 @@ export function parseNpy(buf: Buffer): Npy {
   const headerLen = buf.readUInt16LE(8);
   const header = buf.subarray(10, 10 + headerLen).toString('latin1');
   const descr = /'descr':\s*'([^']+)'/.exec(header)![1];
-  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)![1].split(',').filter((s) => s.trim()).map(Number);
+  const shape = /'shape':\s*\(([^)]*)\)/
+    .exec(header)![1]
+    .split(',')
+    .filter((s) => s.trim())
+    .map(Number);
   const ctor = CTORS[descr];
   assert.ok(ctor, `npy dtype ${descr}`);
   return { shape, descr, data: new ctor(new Uint8Array(buf.subarray(10 + headerLen)).buffer) };

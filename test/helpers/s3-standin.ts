@@ -127,7 +127,9 @@ export function expectedSignature(
   ].join('\n');
   const scopeText = `${scope.day}/${scope.region}/${scope.service}/aws4_request`;
   const stringToSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scopeText}\n${createHash('sha256').update(canonicalRequest).digest('hex')}`;
-  let key: Buffer = createHmac('sha256', 'AWS4' + secretAccessKey).update(scope.day).digest();
+  let key: Buffer = createHmac('sha256', 'AWS4' + secretAccessKey)
+    .update(scope.day)
+    .digest();
   for (const part of [scope.region, scope.service, 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
   const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
   return { signature, canonicalRequest, stringToSign };
@@ -248,7 +250,12 @@ export async function startS3Standin(options: S3StandinOptions): Promise<S3Stand
         const start = Number(m[1]);
         if (start >= size) throw new S3Failure(416, 'InvalidRange', { 'content-range': `bytes */${size}` });
         const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-        res.writeHead(206, { ...versionHeaders, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
+        res.writeHead(206, {
+          ...versionHeaders,
+          'content-length': end - start + 1,
+          'content-range': `bytes ${start}-${end}/${size}`,
+          'accept-ranges': 'bytes',
+        });
         res.end(req.method === 'HEAD' ? undefined : Buffer.from(object.subarray(start, end + 1)));
         return;
       }

@@ -30,7 +30,11 @@ const MAX_RSS = 1.5 * 2 ** 30;
 
 type Pos = [number, number];
 /** Where the fixtures hold data: uint16_nodata_utm (EPSG:32618), the STAC item and the granules, lon 0 lat 0 (global file). */
-const CENTRES: Pos[] = [[-75.5, 40.6], [15.02, 46.04], [0, 0]];
+const CENTRES: Pos[] = [
+  [-75.5, 40.6],
+  [15.02, 46.04],
+  [0, 0],
+];
 
 interface Operation {
   method: 'GET' | 'POST';
@@ -66,7 +70,12 @@ before(async () => {
   });
   const api = (await server.getJson<{ paths: Record<string, Record<string, { parameters: Operation['params']; requestBody?: unknown }>> }>('/api')).body;
   operations = Object.entries(api.paths).flatMap(([p, ops]) =>
-    Object.entries(ops).map(([m, op]) => ({ method: m.toUpperCase() as Operation['method'], path: p, params: op.parameters, hasBody: op.requestBody !== undefined })),
+    Object.entries(ops).map(([m, op]) => ({
+      method: m.toUpperCase() as Operation['method'],
+      path: p,
+      params: op.parameters,
+      hasBody: op.requestBody !== undefined,
+    })),
   );
 });
 after(async () => {
@@ -75,7 +84,9 @@ after(async () => {
   await data?.close();
 });
 
-const cogFiles = readdirSync(fixture('datasets')).filter((f) => f.endsWith('.tif')).map((f) => fixture('datasets', f));
+const cogFiles = readdirSync(fixture('datasets'))
+  .filter((f) => f.endsWith('.tif'))
+  .map((f) => fixture('datasets', f));
 
 /** Pools that depend on the route family (dataset URLs, asset names). */
 function poolsFor(op: Operation): Record<string, readonly string[]> {
@@ -85,7 +96,8 @@ function poolsFor(op: Operation): Record<string, readonly string[]> {
     lon: CENTRES.map((c) => String(c[0])),
     lat: CENTRES.map((c) => String(c[1])),
   };
-  if (family === 'cog') pools['url'] = [...cogFiles, path.join(REPO, 'demo', 'rastile-demo.tif'), `file://${cogFiles[0]}`, '/etc/passwd', `${data.url}/nope.tif`, 's3://b/k.tif'];
+  if (family === 'cog')
+    pools['url'] = [...cogFiles, path.join(REPO, 'demo', 'rastile-demo.tif'), `file://${cogFiles[0]}`, '/etc/passwd', `${data.url}/nope.tif`, 's3://b/k.tif'];
   if (family === 'stac') {
     pools['url'] = [fixture('stac', 'item.json'), fixture('stac', 'item-props-proj.json'), fixture('stac', 'item-no-raster.json'), fixture('stac', 'red.tif')];
     pools['assets'] = ['red', 'green', 'nir', 'visual', 'red|bidx=1', 'visual|bidx=1,2', 'red|expression=b1*2', ':all:', 'nope'];
@@ -97,7 +109,9 @@ function poolsFor(op: Operation): Record<string, readonly string[]> {
 
 /** The four corners of a bbox path: ordered boxes around the fixtures, inverted, or hostile. */
 function bboxes(): fc.Arbitrary<[string, string, string, string]> {
-  const box = fc.tuple(positions(CENTRES), fc.constantFrom(1e-7, 0.001, 0.02, 1, 90)).map(([[x, y], d]) => [x - d, y - d, x + d, y + d].map(String) as [string, string, string, string]);
+  const box = fc
+    .tuple(positions(CENTRES), fc.constantFrom(1e-7, 0.001, 0.02, 1, 90))
+    .map(([[x, y], d]) => [x - d, y - d, x + d, y + d].map(String) as [string, string, string, string]);
   return fc.oneof(
     { weight: 6, arbitrary: box },
     { weight: 1, arbitrary: box.map(([a, b, c, d]) => [c, d, a, b] as [string, string, string, string]) },

@@ -35,11 +35,30 @@ describe('application endpoints', () => {
     const doc = (await r.json()) as {
       openapi: string;
       info: { version: string };
-      paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown> }>; responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: unknown }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown> }>;
+            responses: Record<string, { content?: Record<string, unknown> }>;
+            requestBody?: unknown;
+          }
+        >
+      >;
     };
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '2.1.0');
-    for (const p of ['/cog/info', '/cog/info.geojson', '/cog/statistics', '/cog/tiles', '/cog/tiles/{tileMatrixSetId}', '/tileMatrixSets', '/tileMatrixSets/{tileMatrixSetId}', '/healthz']) {
+    for (const p of [
+      '/cog/info',
+      '/cog/info.geojson',
+      '/cog/statistics',
+      '/cog/tiles',
+      '/cog/tiles/{tileMatrixSetId}',
+      '/tileMatrixSets',
+      '/tileMatrixSets/{tileMatrixSetId}',
+      '/healthz',
+    ]) {
       assert.ok(doc.paths[p], p);
     }
     const stats = doc.paths['/cog/statistics'];
@@ -107,11 +126,14 @@ describe('rastile CLI', () => {
   });
 
   it('`rastile info` of a missing file exits 1 with a message', async () => {
-    await assert.rejects(run(process.execPath, [path.join(REPO, 'bin', 'rastile.js'), 'info', 'nope.tif'], { cwd: REPO }), (err: { code: number; stderr: string }) => {
-      assert.equal(err.code, 1);
-      assert.match(err.stderr, /rastile info:/);
-      return true;
-    });
+    await assert.rejects(
+      run(process.execPath, [path.join(REPO, 'bin', 'rastile.js'), 'info', 'nope.tif'], { cwd: REPO }),
+      (err: { code: number; stderr: string }) => {
+        assert.equal(err.code, 1);
+        assert.match(err.stderr, /rastile info:/);
+        return true;
+      },
+    );
   });
 
   it('without a command prints usage and exits 2', async () => {

@@ -93,7 +93,11 @@ describe('POST /cog/statistics equals GDAL WarpedVRT feature statistics', () => 
       it(`${name}: ${key}`, async () => {
         const e = expected.files[name][key];
         const dst = 'dst_crs' in e ? `&dst_crs=${q(e.dst_crs)}` : '';
-        const r = await server.post(`/cog/statistics?url=${q(fixture('datasets', name))}${dst}`, { type: 'Feature', properties: { name: 'aoi' }, geometry: e.geometry });
+        const r = await server.post(`/cog/statistics?url=${q(fixture('datasets', name))}${dst}`, {
+          type: 'Feature',
+          properties: { name: 'aoi' },
+          geometry: e.geometry,
+        });
         assert.equal(r.status, 200);
         assert.match(r.headers.get('content-type') ?? '', /^application\/geo\+json/);
         const body = (await r.json()) as { type: string; properties: { name: string; statistics: Record<string, Record<string, number>> } };
@@ -114,7 +118,10 @@ describe('POST /cog/statistics equals GDAL WarpedVRT feature statistics', () => 
   it('FeatureCollection in, FeatureCollection out, one statistics block per feature', async () => {
     const e = expected.files['uint16_nodata_utm.tif'].post_statistics_4326;
     const feature = { type: 'Feature', properties: null, geometry: e.geometry };
-    const r = await server.post(`/cog/statistics?url=${q(fixture('datasets', 'uint16_nodata_utm.tif'))}`, { type: 'FeatureCollection', features: [feature, feature] });
+    const r = await server.post(`/cog/statistics?url=${q(fixture('datasets', 'uint16_nodata_utm.tif'))}`, {
+      type: 'FeatureCollection',
+      features: [feature, feature],
+    });
     assert.equal(r.status, 200);
     const body = (await r.json()) as { type: string; features: Array<{ properties: { statistics: Record<string, Record<string, number>> } }> };
     assert.equal(body.type, 'FeatureCollection');
@@ -145,7 +152,25 @@ describe('statistics parameters (TiTiler pins)', () => {
     assert.equal(r.body['b1'].histogram[0].length, 10);
     assert.deepEqual(
       Object.keys(r.body['b1']).sort(),
-      ['count', 'description', 'histogram', 'majority', 'masked_pixels', 'max', 'mean', 'median', 'min', 'minority', 'percentile_2', 'percentile_98', 'std', 'sum', 'unique', 'valid_percent', 'valid_pixels'].sort(),
+      [
+        'count',
+        'description',
+        'histogram',
+        'majority',
+        'masked_pixels',
+        'max',
+        'mean',
+        'median',
+        'min',
+        'minority',
+        'percentile_2',
+        'percentile_98',
+        'std',
+        'sum',
+        'unique',
+        'valid_percent',
+        'valid_pixels',
+      ].sort(),
     );
   });
   it('expression: one output per block, described by its text', async () => {
@@ -177,7 +202,9 @@ describe('statistics parameters (TiTiler pins)', () => {
     assertClose(s.body['b1'].min, raw * 0.01 - 10, 1e-6, 'unscaled min');
   });
   it('width/height override max_size', async () => {
-    const r = await server.getJson<Record<string, { valid_pixels: number; masked_pixels: number }>>(`/cog/statistics?url=${url}&width=100&height=50&max_size=10`);
+    const r = await server.getJson<Record<string, { valid_pixels: number; masked_pixels: number }>>(
+      `/cog/statistics?url=${url}&width=100&height=50&max_size=10`,
+    );
     assert.equal(r.body['b1'].valid_pixels + r.body['b1'].masked_pixels, 5000);
   });
   it('a band index beyond the band count is a 400', async () => {
@@ -197,13 +224,18 @@ describe('statistics parameters (TiTiler pins)', () => {
 describe('GET /cog/tiles and /cog/tiles/{tms}', () => {
   const url = q(fixture('datasets', 'rgb_uint8_utm.tif'));
   it('lists the 13 tile sets with links', async () => {
-    const r = await server.getJson<{ tilesets: Array<{ title: string; crs: string; links: Array<{ rel: string; href: string }>; boundingBox: { lowerLeft: number[]; crs: string } }> }>(`/cog/tiles?url=${url}`);
+    const r = await server.getJson<{
+      tilesets: Array<{ title: string; crs: string; links: Array<{ rel: string; href: string }>; boundingBox: { lowerLeft: number[]; crs: string } }>;
+    }>(`/cog/tiles?url=${url}`);
     assert.equal(r.status, 200);
     assert.equal(r.body.tilesets.length, 13);
     assert.match(r.body.tilesets[0].title, /CDB1GlobalGrid/);
     const wmq = r.body.tilesets.find((t) => t.title.includes('WebMercatorQuad'))!;
     assert.equal(wmq.crs, 'http://www.opengis.net/def/crs/EPSG/0/3857');
-    assert.deepEqual(wmq.links.map((l) => l.rel), ['self', 'tile', 'http://www.opengis.net/def/rel/ogc/1.0/tiling-scheme']);
+    assert.deepEqual(
+      wmq.links.map((l) => l.rel),
+      ['self', 'tile', 'http://www.opengis.net/def/rel/ogc/1.0/tiling-scheme'],
+    );
     assert.ok(wmq.links[1].href.startsWith(`${server.url}/cog/tiles/WebMercatorQuad/{z}/{x}/{y}?url=`));
     assertClose(wmq.boundingBox.lowerLeft, expected.files['rgb_uint8_utm.tif'].wgs84_bounds.slice(0, 2), 1e-9, 'lowerLeft');
     assert.equal(wmq.boundingBox.crs, 'http://www.opengis.net/def/crs/EPSG/0/4326');
@@ -217,14 +249,22 @@ describe('GET /cog/tiles and /cog/tiles/{tms}', () => {
     assert.match(c.headers.get('content-type') ?? '', /application\/json/);
   });
   it('tile set metadata with limits for the dataset zoom range', async () => {
-    const r = await server.getJson<{ tileMatrixSetLimits: Array<{ tileMatrix: string; minTileRow: number; maxTileRow: number }>; links: Array<{ rel: string }>; crs: string }>(
-      `/cog/tiles/WebMercatorQuad?url=${url}`,
-    );
+    const r = await server.getJson<{
+      tileMatrixSetLimits: Array<{ tileMatrix: string; minTileRow: number; maxTileRow: number }>;
+      links: Array<{ rel: string }>;
+      crs: string;
+    }>(`/cog/tiles/WebMercatorQuad?url=${url}`);
     assert.equal(r.status, 200);
     assert.ok(r.body.tileMatrixSetLimits.length >= 1);
-    assert.deepEqual(r.body.links.map((l) => l.rel), ['self', 'tile', 'http://www.opengis.net/def/rel/ogc/1.0/tiling-scheme', 'data']);
+    assert.deepEqual(
+      r.body.links.map((l) => l.rel),
+      ['self', 'tile', 'http://www.opengis.net/def/rel/ogc/1.0/tiling-scheme', 'data'],
+    );
     const o = await server.getJson<{ tileMatrixSetLimits: Array<{ tileMatrix: string }> }>(`/cog/tiles/WebMercatorQuad?url=${url}&minzoom=5&maxzoom=6`);
-    assert.deepEqual(o.body.tileMatrixSetLimits.map((l) => l.tileMatrix), ['5', '6']);
+    assert.deepEqual(
+      o.body.tileMatrixSetLimits.map((l) => l.tileMatrix),
+      ['5', '6'],
+    );
   });
 });
 

@@ -12,19 +12,28 @@ import { parseNpy } from '../helpers/npy.ts';
 import { fixture, q, REPO, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const expected = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), 'utf8')) as {
-  files: Record<string, { info: { bounds: number[]; width: number; height: number }; wgs84_bounds: number[]; statistics_default: { stats: Record<string, { min: number; max: number }> } }>;
+  files: Record<
+    string,
+    {
+      info: { bounds: number[]; width: number; height: number };
+      wgs84_bounds: number[];
+      statistics_default: { stats: Record<string, { min: number; max: number }> };
+    }
+  >;
 };
 const UINT16 = q(fixture('datasets', 'uint16_nodata_utm.tif'));
 const RGB = q(fixture('datasets', 'rgb_uint8_utm.tif'));
 const DEMO = q(`${REPO}/demo/rastile-demo.tif`);
-const hasRasterio = existsSync('/usr/bin/python3') && (() => {
-  try {
-    execFileSync('/usr/bin/python3', ['-c', 'import rasterio'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasRasterio =
+  existsSync('/usr/bin/python3') &&
+  (() => {
+    try {
+      execFileSync('/usr/bin/python3', ['-c', 'import rasterio'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 
 let server: TestServer;
 before(async () => {
@@ -91,7 +100,14 @@ describe('preview', () => {
       const r = await server.get(`/cog/preview.tif?url=${UINT16}${query}`);
       assert.equal(r.headers.get('content-type'), 'image/tiff; application=geotiff');
       const body = Buffer.from(await r.arrayBuffer());
-      const out = execFileSync('/usr/bin/python3', ['-c', 'import sys,io,rasterio,json\nwith rasterio.io.MemoryFile(sys.stdin.buffer.read()) as m:\n  d=m.open(); print(json.dumps([d.crs.to_epsg(), d.count, d.dtypes[0], list(d.bounds)]))'], { input: body });
+      const out = execFileSync(
+        '/usr/bin/python3',
+        [
+          '-c',
+          'import sys,io,rasterio,json\nwith rasterio.io.MemoryFile(sys.stdin.buffer.read()) as m:\n  d=m.open(); print(json.dumps([d.crs.to_epsg(), d.count, d.dtypes[0], list(d.bounds)]))',
+        ],
+        { input: body },
+      );
       const [code, count, dtype, bounds] = JSON.parse(out.toString()) as [number, number, string, number[]];
       assert.equal(code, epsg);
       assert.equal(count, 2);
@@ -102,7 +118,11 @@ describe('preview', () => {
   });
 
   it('unscale gives float32; return_mask=false drops the mask band', async () => {
-    const a = parseNpy(Buffer.from(await (await server.get(`/cog/preview.npy?url=${q(fixture('datasets', 'int16_scale_laea.tif'))}&unscale=true&return_mask=false`)).arrayBuffer()));
+    const a = parseNpy(
+      Buffer.from(
+        await (await server.get(`/cog/preview.npy?url=${q(fixture('datasets', 'int16_scale_laea.tif'))}&unscale=true&return_mask=false`)).arrayBuffer(),
+      ),
+    );
     assert.equal(a.descr, '<f4');
     assert.equal(a.shape[0], 1);
   });
@@ -133,15 +153,39 @@ describe('bbox and feature crops', () => {
   });
 
   it('feature: pixels outside the geometry are transparent', async () => {
-    const triangle = { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[w + (e - w) * 0.3, s + (n - s) * 0.3], [w + (e - w) * 0.7, s + (n - s) * 0.3], [w + (e - w) * 0.5, s + (n - s) * 0.7], [w + (e - w) * 0.3, s + (n - s) * 0.3]]] } };
-    const r = await fetch(`${server.url}/cog/feature/100x100.png?url=${UINT16}&rescale=0,40000`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(triangle) });
+    const triangle = {
+      type: 'Feature',
+      properties: {},
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [w + (e - w) * 0.3, s + (n - s) * 0.3],
+            [w + (e - w) * 0.7, s + (n - s) * 0.3],
+            [w + (e - w) * 0.5, s + (n - s) * 0.7],
+            [w + (e - w) * 0.3, s + (n - s) * 0.3],
+          ],
+        ],
+      },
+    };
+    const r = await fetch(`${server.url}/cog/feature/100x100.png?url=${UINT16}&rescale=0,40000`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(triangle),
+    });
     assert.equal(r.status, 200);
-    const { data, info } = await sharp(Buffer.from(await r.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(Buffer.from(await r.arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     assert.deepEqual([info.width, info.height], [100, 100]);
     const c = info.channels; // alpha is the last channel
     assert.equal(data[(0 * 100 + 0) * c + c - 1], 0, 'top-left corner outside the triangle');
     assert.equal(data[(70 * 100 + 50) * c + c - 1], 255, 'inside the triangle');
-    const bad = await fetch(`${server.url}/cog/feature.png?url=${UINT16}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'FeatureCollection', features: [] }) });
+    const bad = await fetch(`${server.url}/cog/feature.png?url=${UINT16}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'FeatureCollection', features: [] }),
+    });
     assert.equal(bad.status, 422);
   });
 });
@@ -152,11 +196,16 @@ describe('point', () => {
   const lat = s + (n - s) * 0.5;
 
   it('values equal rasterio sample()', { skip: !hasRasterio && 'needs /usr/bin/python3 with rasterio' }, async () => {
-    const r = await server.getJson<{ coordinates: number[]; values: Array<number | null>; band_names: string[]; band_descriptions: string[] }>(`/cog/point/${lon},${lat}?url=${UINT16}`);
+    const r = await server.getJson<{ coordinates: number[]; values: Array<number | null>; band_names: string[]; band_descriptions: string[] }>(
+      `/cog/point/${lon},${lat}?url=${UINT16}`,
+    );
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.coordinates, [lon, lat]);
     assert.deepEqual(r.body.band_names, ['b1']);
-    const out = execFileSync('/usr/bin/python3', ['-c', `import rasterio\nfrom rasterio.warp import transform\nd=rasterio.open(${JSON.stringify(fixture('datasets', 'uint16_nodata_utm.tif'))})\nx,y=transform('EPSG:4326',d.crs,[${lon}],[${lat}])\nprint(list(d.sample([(x[0],y[0])]))[0][0])`]);
+    const out = execFileSync('/usr/bin/python3', [
+      '-c',
+      `import rasterio\nfrom rasterio.warp import transform\nd=rasterio.open(${JSON.stringify(fixture('datasets', 'uint16_nodata_utm.tif'))})\nx,y=transform('EPSG:4326',d.crs,[${lon}],[${lat}])\nprint(list(d.sample([(x[0],y[0])]))[0][0])`,
+    ]);
     assert.equal(r.body.values[0], Number(out.toString()));
   });
 
@@ -188,7 +237,15 @@ describe('tiles: formats and edge cases', () => {
     const tile = '/cog/tiles/WebMercatorQuad/11/1072/724';
     const tj = await server.getJson<{ tiles: string[]; minzoom: number; maxzoom: number }>(`/cog/WebMercatorQuad/tilejson.json?url=${DEMO}`);
     assert.equal(tj.status, 200);
-    const types: Record<string, string> = { png: 'image/png', pngraw: 'image/png', jpeg: 'image/jpeg', jpg: 'image/jpg', webp: 'image/webp', tif: 'image/tiff; application=geotiff', npy: 'application/x-binary' };
+    const types: Record<string, string> = {
+      png: 'image/png',
+      pngraw: 'image/png',
+      jpeg: 'image/jpeg',
+      jpg: 'image/jpg',
+      webp: 'image/webp',
+      tif: 'image/tiff; application=geotiff',
+      npy: 'application/x-binary',
+    };
     for (const [fmt, type] of Object.entries(types)) {
       const r = await server.get(`${tile}.${fmt}?url=${DEMO}&rescale=0,3000`);
       assert.equal(r.status, 200, `${fmt}: ${await r.clone().text()}`);
@@ -210,7 +267,20 @@ describe('tiles: formats and edge cases', () => {
     const base = `/cog/tiles/WebMercatorQuad/10/536/362.png?url=${DEMO}`;
     await image(`${base}&rescale=0,3000&colormap_name=viridis`);
     await image(`${base}&colormap=${q(JSON.stringify({ 1: [58, 102, 24, 255], 2: [100, 177, 41], 3: '#b1b129', 4: '#ddcb9aFF' }))}`);
-    await image(`${base}&colormap=${q(JSON.stringify([[[0, 1000], [0, 0, 0, 255]], [[1000, 5000], [255, 0, 0, 255]]]))}`);
+    await image(
+      `${base}&colormap=${q(
+        JSON.stringify([
+          [
+            [0, 1000],
+            [0, 0, 0, 255],
+          ],
+          [
+            [1000, 5000],
+            [255, 0, 0, 255],
+          ],
+        ]),
+      )}`,
+    );
     const bad = await server.get(`${base}&colormap=${q(JSON.stringify({ 1: [58, 102] }))}`);
     assert.equal(bad.status, 400);
   });

@@ -123,7 +123,10 @@ describe('datasets over HTTP range requests', () => {
     assert.deepEqual(stats.body['b1']['histogram'], expected.files[name].statistics_default.stats['b1']['histogram']);
     const reqs = http.requestsFor(`/${name}`);
     assert.ok(reqs.length > 0);
-    assert.ok(reqs.every((r) => r.range !== undefined), 'every request is a Range request');
+    assert.ok(
+      reqs.every((r) => r.range !== undefined),
+      'every request is a Range request',
+    );
   });
 
   it('a server that ignores Range still works', async () => {
@@ -148,7 +151,10 @@ describe('datasets over HTTP range requests', () => {
   });
 
   it('remote 404 → 404, 403 → 403, persistent 5xx → 502', async () => {
-    const failing = await startRangeServer({ root: fixture('datasets'), status: (p) => (p.includes('forbidden') ? 403 : p.includes('broken') ? 500 : undefined) });
+    const failing = await startRangeServer({
+      root: fixture('datasets'),
+      status: (p) => (p.includes('forbidden') ? 403 : p.includes('broken') ? 500 : undefined),
+    });
     try {
       assert.equal((await detail(server, `/cog/info?url=${q(`${failing.url}/missing.tif`)}`)).status, 404);
       assert.equal((await detail(server, `/cog/info?url=${q(`${failing.url}/forbidden.tif`)}`)).status, 403);

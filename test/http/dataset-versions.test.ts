@@ -140,7 +140,10 @@ describe('datasets changed between requests', () => {
     assert.deepEqual(await snapshot(revalidating, url, OVERVIEW_TILE), reference.get('v2.tif@z9'));
     assert.deepEqual(await snapshot(server, url), reference.get('v2.tif'));
     assert.deepEqual(await snapshot(server, url, OVERVIEW_TILE), reference.get('v2.tif@z9'));
-    assert.ok(s3.requests.some((r) => r.outcome === 'PreconditionFailed'), 'the change was seen as a 412 to If-Match');
+    assert.ok(
+      s3.requests.some((r) => r.outcome === 'PreconditionFailed'),
+      'the change was seen as a 412 to If-Match',
+    );
   });
 
   it('race: tiles requested while the file is replaced are each the whole old or the whole new tile', async () => {

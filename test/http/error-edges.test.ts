@@ -21,14 +21,29 @@ const DEMO = path.join(REPO, 'demo', 'rastile-demo.tif');
 
 describe('geo throws typed errors', () => {
   it('a geotransform without inverse is BadRequest (datasets are checked when opened; what is left is client geometry)', () => {
-    assert.throws(() => invertGeoTransform([500000, 1, 1, 5600000, 1, 1]), (e) => isRastileError(e, 'BadRequest') && e.message === 'Geotransform is not invertible');
-    assert.throws(() => invertGeoTransform([0, NaN, 0, 0, 0, -1]), (e) => isRastileError(e, 'BadRequest'));
+    assert.throws(
+      () => invertGeoTransform([500000, 1, 1, 5600000, 1, 1]),
+      (e) => isRastileError(e, 'BadRequest') && e.message === 'Geotransform is not invertible',
+    );
+    assert.throws(
+      () => invertGeoTransform([0, NaN, 0, 0, 0, -1]),
+      (e) => isRastileError(e, 'BadRequest'),
+    );
   });
 
   it('proj4js failures and unknown codes are InvalidCrs', () => {
-    assert.throws(() => makeProj('+proj=nosuchmethod +ellps=WGS84'), (e) => isRastileError(e, 'InvalidCrs'));
-    assert.throws(() => makeProj('GARBAGE[]'), (e) => isRastileError(e, 'InvalidCrs'));
-    assert.throws(() => crsFromDefinition('+proj=nosuchmethod'), (e) => isRastileError(e, 'InvalidCrs'));
+    assert.throws(
+      () => makeProj('+proj=nosuchmethod +ellps=WGS84'),
+      (e) => isRastileError(e, 'InvalidCrs'),
+    );
+    assert.throws(
+      () => makeProj('GARBAGE[]'),
+      (e) => isRastileError(e, 'InvalidCrs'),
+    );
+    assert.throws(
+      () => crsFromDefinition('+proj=nosuchmethod'),
+      (e) => isRastileError(e, 'InvalidCrs'),
+    );
     assert.throws(
       () => crsFromEpsg(99999),
       (e) => isRastileError(e, 'InvalidCrs') && e.context?.crs === 'EPSG:99999' && isRastileError(e.cause, 'InvalidCrs'),

@@ -19,7 +19,13 @@ let server: TestServer;
 const UTM_FILE = fixture('datasets', 'uint16_nodata_utm.tif');
 const STATS = `/cog/statistics?url=${q(UTM_FILE)}&coord_crs=epsg:32618`;
 // the fixture covers [300000, 4488000, 316800, 4500000] in EPSG:32618
-const square = (x: number, y: number, d: number): number[][] => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+const square = (x: number, y: number, d: number): number[][] => [
+  [x, y],
+  [x + d, y],
+  [x + d, y + d],
+  [x, y + d],
+  [x, y],
+];
 const feature = (geometry: unknown): unknown => ({ type: 'Feature', properties: {}, geometry });
 
 before(async () => {
@@ -30,7 +36,11 @@ after(async () => {
 });
 
 async function postIssues(body: string | unknown, path = STATS): Promise<Issue[]> {
-  const r = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const r = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await r.text();
   assert.equal(r.status, 422, `${r.status} ${text.slice(0, 300)}`);
   return (JSON.parse(text) as { detail: Issue[] }).detail;
@@ -61,8 +71,13 @@ describe('empty and degenerate geometries (were 500s)', () => {
     [d] = await postIssues(`{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1e400,0]}}`);
     assert.deepEqual(d!.loc, ['body', 'Feature', 'geometry', 'coordinates']);
     assert.match(d!.msg, /finite numbers/);
-    const open = square(300000, 4488000, 100).slice(0, 4).concat([[300001, 4488000]]);
-    [d] = await postIssues({ type: 'FeatureCollection', features: [feature({ type: 'Polygon', coordinates: [square(300000, 4488000, 100)] }), feature({ type: 'MultiPolygon', coordinates: [[open]] })] });
+    const open = square(300000, 4488000, 100)
+      .slice(0, 4)
+      .concat([[300001, 4488000]]);
+    [d] = await postIssues({
+      type: 'FeatureCollection',
+      features: [feature({ type: 'Polygon', coordinates: [square(300000, 4488000, 100)] }), feature({ type: 'MultiPolygon', coordinates: [[open]] })],
+    });
     assert.deepEqual(d!.loc, ['body', 'FeatureCollection', 'features', 1, 'geometry', 'coordinates', 0, 0]);
     assert.match(d!.msg, /same start and end/);
   });
@@ -72,12 +87,38 @@ describe('geometries without an area or beyond the float range (were 500s, found
   it('a Point or a flat line → 400; ±1e308 corners → 400', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ type: 'Point', coordinates: [300500, 4488500] }, /has no area/],
-      [{ type: 'LineString', coordinates: [[300500, 4488500], [300500, 4488500]] }, /has no area/],
-      [{ type: 'Polygon', coordinates: [[[-1e308, -1e308], [1e308, -1e308], [1e308, 1e308], [-1e308, -1e308]]] }, /too large/],
+      [
+        {
+          type: 'LineString',
+          coordinates: [
+            [300500, 4488500],
+            [300500, 4488500],
+          ],
+        },
+        /has no area/,
+      ],
+      [
+        {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [-1e308, -1e308],
+              [1e308, -1e308],
+              [1e308, 1e308],
+              [-1e308, -1e308],
+            ],
+          ],
+        },
+        /too large/,
+      ],
     ];
     for (const [geometry, msg] of cases) {
       for (const route of [STATS, `/cog/feature?url=${q(UTM_FILE)}&coord_crs=epsg:32618`]) {
-        const r = await fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(feature(geometry)) });
+        const r = await fetch(`${server.url}${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(feature(geometry)),
+        });
         const body = (await r.json()) as { detail: string };
         assert.equal(r.status, 400, `${route} ${JSON.stringify(geometry).slice(0, 60)} → ${r.status} ${JSON.stringify(body)}`);
         assert.match(body.detail, msg);
@@ -106,7 +147,10 @@ describe('limits', () => {
       () => parseFeatureOrCollection(fc, { maxFeatures: 1000, maxVertices: 1000 }),
       (e: unknown) => e instanceof RequestValidationError && e.issues.length === 50,
     );
-    assert.throws(() => parseFeatureOrCollection({ type: 'FeatureCollection', features: [fc.features[0], fc.features[0]] }, { maxFeatures: 1, maxVertices: 10 }), RequestValidationError);
+    assert.throws(
+      () => parseFeatureOrCollection({ type: 'FeatureCollection', features: [fc.features[0], fc.features[0]] }, { maxFeatures: 1, maxVertices: 10 }),
+      RequestValidationError,
+    );
   });
 });
 
@@ -122,10 +166,16 @@ describe('file:// URL with an encoded NUL', () => {
 
 describe('many features do not stop the server', () => {
   it('/healthz answers while a large-but-allowed FeatureCollection is processed', async () => {
-    const features = Array.from({ length: 400 }, (_, i) => feature({ type: 'Polygon', coordinates: [square(300000 + (i % 20) * 800, 4488000 + Math.floor(i / 20) * 600, 500)] }));
+    const features = Array.from({ length: 400 }, (_, i) =>
+      feature({ type: 'Polygon', coordinates: [square(300000 + (i % 20) * 800, 4488000 + Math.floor(i / 20) * 600, 500)] }),
+    );
     let statsDone = false;
     let healthBeforeDone = 0;
-    const stats = fetch(`${server.url}${STATS}&max_size=64`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'FeatureCollection', features }) }).then(async (r) => {
+    const stats = fetch(`${server.url}${STATS}&max_size=64`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'FeatureCollection', features }),
+    }).then(async (r) => {
       const body = (await r.json()) as { features: Array<{ properties: { statistics: Record<string, { count: number }> } }> };
       statsDone = true;
       return { status: r.status, body };

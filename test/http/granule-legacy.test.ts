@@ -52,7 +52,14 @@ describe('legacy GET redirects (301)', () => {
     assert.equal(r.status, 301, 'status');
     assert.ok(r.location.startsWith(`${server.url}/raster/`), `absolute location: ${r.location}`);
     assert.equal(r.path, '/raster/WebMercatorQuad/tilejson.json', 'path');
-    assert.deepEqual(r.query, [['collection_concept_id', 'C123'], ['temporal', '2024-01-01T00:00:00Z']], 'query kept');
+    assert.deepEqual(
+      r.query,
+      [
+        ['collection_concept_id', 'C123'],
+        ['temporal', '2024-01-01T00:00:00Z'],
+      ],
+      'query kept',
+    );
     assert.equal(r.rawQuery, 'collection_concept_id=C123&temporal=2024-01-01T00%3A00%3A00Z', 'python-style encoding');
     assert.equal(r.cacheControl, 'private, max-age=3600', 'Cache-Control on the 301');
   });
@@ -72,31 +79,67 @@ describe('legacy GET redirects (301)', () => {
 
   it('concept_id → collection_concept_id', async () => {
     const r = await get('/WebMercatorQuad/tilejson.json?concept_id=C123&temporal=2024-01-01T00:00:00Z');
-    assert.deepEqual(r.query, [['collection_concept_id', 'C123'], ['temporal', '2024-01-01T00:00:00Z']], 'renamed in place');
+    assert.deepEqual(
+      r.query,
+      [
+        ['collection_concept_id', 'C123'],
+        ['temporal', '2024-01-01T00:00:00Z'],
+      ],
+      'renamed in place',
+    );
   });
 
   it('datetime → temporal', async () => {
     const r = await get('/WebMercatorQuad/tilejson.json?collection_concept_id=C123&datetime=2024-01-01T00:00:00Z');
-    assert.deepEqual(r.query, [['collection_concept_id', 'C123'], ['temporal', '2024-01-01T00:00:00Z']], 'renamed');
+    assert.deepEqual(
+      r.query,
+      [
+        ['collection_concept_id', 'C123'],
+        ['temporal', '2024-01-01T00:00:00Z'],
+      ],
+      'renamed',
+    );
   });
 
   it('bands_regex → assets_regex', async () => {
     const r = await get('/WebMercatorQuad/tilejson.json?collection_concept_id=C123&bands_regex=B0[0-9]');
-    assert.deepEqual(r.query, [['collection_concept_id', 'C123'], ['assets_regex', 'B0[0-9]']], 'renamed');
+    assert.deepEqual(
+      r.query,
+      [
+        ['collection_concept_id', 'C123'],
+        ['assets_regex', 'B0[0-9]'],
+      ],
+      'renamed',
+    );
     assert.ok(r.rawQuery.includes('assets_regex=B0%5B0-9%5D'), `brackets encoded: ${r.rawQuery}`);
   });
 
   it('variable → variables', async () => {
     const r = await get('/WebMercatorQuad/tilejson.json?backend=xarray&concept_id=C1&variable=sst');
     assert.equal(r.path, '/array/WebMercatorQuad/tilejson.json', 'path');
-    assert.deepEqual(r.query, [['collection_concept_id', 'C1'], ['variables', 'sst']], 'renamed');
+    assert.deepEqual(
+      r.query,
+      [
+        ['collection_concept_id', 'C1'],
+        ['variables', 'sst'],
+      ],
+      'renamed',
+    );
   });
 
   it('every rename at once, on map.html', async () => {
     const r = await get('/WebMercatorQuad/map.html?backend=rasterio&concept_id=C456&datetime=2024-06-01T00:00:00Z&bands_regex=B04');
     assert.equal(r.status, 301, 'status');
     assert.equal(r.path, '/raster/WebMercatorQuad/map.html', 'path');
-    assert.deepEqual(r.query, [['collection_concept_id', 'C456'], ['temporal', '2024-06-01T00:00:00Z'], ['assets_regex', 'B04']], 'renames');
+    assert.deepEqual(
+      r.query,
+      [
+        ['collection_concept_id', 'C456'],
+        ['temporal', '2024-06-01T00:00:00Z'],
+        ['assets_regex', 'B04'],
+      ],
+      'renames',
+    );
   });
 
   it('the titiler-cmr example: @2x dropped, bands repeated, everything renamed', async () => {
@@ -153,14 +196,29 @@ describe('legacy GET redirects (301)', () => {
     assert.equal(t.path, '/array/timeseries/WebMercatorQuad/tilejson.json', 'tilejson');
     const b = await get('/timeseries/bbox/-100,40,-90,50.gif?concept_id=C123&datetime=2024-01-01T00:00:00Z');
     assert.equal(b.path, '/raster/timeseries/bbox/-100.0,40.0,-90.0,50.0.gif', 'bbox gif');
-    assert.deepEqual(b.query, [['collection_concept_id', 'C123'], ['temporal', '2024-01-01T00:00:00Z']], 'renamed');
+    assert.deepEqual(
+      b.query,
+      [
+        ['collection_concept_id', 'C123'],
+        ['temporal', '2024-01-01T00:00:00Z'],
+      ],
+      'renamed',
+    );
     const s = await get('/timeseries/bbox/-100,40,-90,50/64x64.gif?concept_id=C123');
     assert.equal(s.path, '/raster/timeseries/bbox/-100.0,40.0,-90.0,50.0/64x64.gif', 'sized gif');
   });
 
   it('repeated values are kept in order (sel), with a rename', async () => {
     const r = await get(`/WebMercatorQuad/tilejson.json?concept_id=C123&sel=${encodeURIComponent('time={datetime}')}&sel=band%3D1`);
-    assert.deepEqual(r.query, [['collection_concept_id', 'C123'], ['sel', 'time={datetime}'], ['sel', 'band=1']], 'repeats');
+    assert.deepEqual(
+      r.query,
+      [
+        ['collection_concept_id', 'C123'],
+        ['sel', 'time={datetime}'],
+        ['sel', 'band=1'],
+      ],
+      'repeats',
+    );
     assert.equal(r.rawQuery, 'collection_concept_id=C123&sel=time%3D%7Bdatetime%7D&sel=band%3D1', 'encoding of = and braces');
   });
 
@@ -168,7 +226,14 @@ describe('legacy GET redirects (301)', () => {
     const c = await get('/WebMercatorQuad/tilejson.json?collection_concept_id=C_NEW&concept_id=C_OLD');
     assert.deepEqual(c.query, [['collection_concept_id', 'C_NEW']], 'collection_concept_id');
     const t = await get('/WebMercatorQuad/tilejson.json?collection_concept_id=C123&temporal=2024-01-01T00:00:00Z&datetime=2023-01-01T00:00:00Z');
-    assert.deepEqual(t.query, [['collection_concept_id', 'C123'], ['temporal', '2024-01-01T00:00:00Z']], 'temporal');
+    assert.deepEqual(
+      t.query,
+      [
+        ['collection_concept_id', 'C123'],
+        ['temporal', '2024-01-01T00:00:00Z'],
+      ],
+      'temporal',
+    );
     const a = await get('/WebMercatorQuad/tilejson.json?bands=B01&assets=B02&bands=B03');
     assert.deepEqual(a.query, [['assets', 'B02']], 'assets');
   });
@@ -225,8 +290,19 @@ describe('legacy POST redirects (308)', () => {
 describe('legacy query helpers', () => {
   it('legacyQuery keeps order and repeats, drops backend', () => {
     assert.deepEqual(
-      legacyQuery([['backend', 'xarray'], ['variable', 'a'], ['sel', 'x=1'], ['variable', 'b'], ['sel', 'y=2']]),
-      [['variables', 'a'], ['sel', 'x=1'], ['variables', 'b'], ['sel', 'y=2']],
+      legacyQuery([
+        ['backend', 'xarray'],
+        ['variable', 'a'],
+        ['sel', 'x=1'],
+        ['variable', 'b'],
+        ['sel', 'y=2'],
+      ]),
+      [
+        ['variables', 'a'],
+        ['sel', 'x=1'],
+        ['variables', 'b'],
+        ['sel', 'y=2'],
+      ],
       'pairs',
     );
   });

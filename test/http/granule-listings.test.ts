@@ -52,8 +52,14 @@ describe('GET /granules', () => {
     // cloud cover ≤ 30: G2 (5), G3 (20), G5 (10); newest first
     assert.deepEqual(r.body, [...urls(3, ['B04']), ...urls(2, ['B04']), ...urls(5, ['B04'])], 'urls');
     const last = cmr.granuleRequests().at(-1)!;
-    assert.ok(last.query.some(([k, v]) => k === 'cloud_cover' && v === '0,30'), 'cloud_cover sent');
-    assert.ok(last.query.some(([k, v]) => k === 'sort_key[]' && v === '-start_date'), 'sort key sent');
+    assert.ok(
+      last.query.some(([k, v]) => k === 'cloud_cover' && v === '0,30'),
+      'cloud_cover sent',
+    );
+    assert.ok(
+      last.query.some(([k, v]) => k === 'sort_key[]' && v === '-start_date'),
+      'sort key sent',
+    );
   });
 
   it('f=geojson: a FeatureCollection of footprints with snake_case properties', async () => {
@@ -66,9 +72,14 @@ describe('GET /granules', () => {
     assert.equal(f.geometry?.type, 'Polygon', 'BoundingRectangle → Polygon');
     const p = f.properties;
     assert.deepEqual([p['id'], p['granule_ur'], p['collection_concept_id']], ['G1000000003-RASTILE', ur(3), COLLECTION_ID], 'ids');
-    const rect = (p['spatial_extent'] as { horizontal_spatial_domain: { geometry: { bounding_rectangles: Array<Record<string, number>> } } }).horizontal_spatial_domain.geometry.bounding_rectangles[0];
+    const rect = (p['spatial_extent'] as { horizontal_spatial_domain: { geometry: { bounding_rectangles: Array<Record<string, number>> } } })
+      .horizontal_spatial_domain.geometry.bounding_rectangles[0];
     assert.ok('west_bounding_coordinate' in rect, 'snake_case nested keys');
-    assert.equal((p['temporal_extent'] as { range_date_time: { beginning_date_time: string } }).range_date_time.beginning_date_time, '2024-05-06T10:00:00.000Z', 'temporal');
+    assert.equal(
+      (p['temporal_extent'] as { range_date_time: { beginning_date_time: string } }).range_date_time.beginning_date_time,
+      '2024-05-06T10:00:00.000Z',
+      'temporal',
+    );
     assert.deepEqual(p['assets'], { '0': urls(3)[0], '1': urls(3)[1], '2': urls(3)[2] }, 'assets');
     assert.equal((p['related_urls'] as Array<{ url: string }>)[0].url, urls(3)[0], 'related urls');
     assert.deepEqual(f.bbox, fx.expected['G1000000003-RASTILE'].footprint_envelope, 'bbox');
@@ -105,16 +116,26 @@ describe('area listings', () => {
     assert.equal(r.status, 200, 'status');
     assert.ok(r.body.includes(urls(1, ['B02'])[0]), `G1 listed: ${JSON.stringify(r.body)}`);
     const last = cmr.granuleRequests().at(-1)!;
-    const bb = last.query.find(([k]) => k === 'bounding_box')![1].split(',').map(Number);
+    const bb = last.query
+      .find(([k]) => k === 'bounding_box')![1]
+      .split(',')
+      .map(Number);
     [15.03, 45.05, 15.04, 45.06].forEach((v, i) => assert.ok(Math.abs(bb[i] - v) < 1e-6, `box sent in degrees: ${bb.join(',')}`));
   });
 
   it('/point/…/granules and /tiles/…/granules', async () => {
     const p = await server.getJson<FeatureCollection>(`/point/15.018,45.05/granules?${COLL}&exitwhenfull=false&f=geojson`);
     assert.equal(p.status, 200, 'point status');
-    assert.deepEqual(p.body.features.map((f) => f.properties['granule_ur']), [ur(1), ur(4)], 'G1 and G4 contain the point');
+    assert.deepEqual(
+      p.body.features.map((f) => f.properties['granule_ur']),
+      [ur(1), ur(4)],
+      'G1 and G4 contain the point',
+    );
     const last = cmr.granuleRequests().at(-1)!;
-    assert.ok(last.query.some(([k, v]) => k === 'point' && v === '15.018,45.05'), 'point parameter');
+    assert.ok(
+      last.query.some(([k, v]) => k === 'point' && v === '15.018,45.05'),
+      'point parameter',
+    );
     const t = await server.getJson<FeatureCollection>(`/tiles/WebMercatorQuad/0/0/0/granules?${COLL}&exitwhenfull=false&f=geojson`);
     assert.equal(t.body.features.length, 5, 'the world tile lists every granule');
     const bad = await server.getJson(`/tiles/NotATms/0/0/0/granules?${COLL}`);

@@ -36,9 +36,17 @@ describe('0.x expression translation', () => {
 
   it('granuleLayer: default asset "0", assets chosen by a legacy expression', () => {
     const plain = granuleLayer({ asset_as_band: false });
-    assert.deepEqual(plain.layer.assets.map((a) => a.name), ['0'], 'default');
+    assert.deepEqual(
+      plain.layer.assets.map((a) => a.name),
+      ['0'],
+      'default',
+    );
     const legacy = granuleLayer({ asset_as_band: true, expression: '(B05-B04)/(B05+B04)', assets_regex: /B0[0-9]/ });
-    assert.deepEqual(legacy.layer.assets.map((a) => a.name), ['B05', 'B04'], 'from the expression');
+    assert.deepEqual(
+      legacy.layer.assets.map((a) => a.name),
+      ['B05', 'B04'],
+      'from the expression',
+    );
     assert.deepEqual(legacy.layer.expression?.bandIndexes, [1, 2], 'compiled over b1, b2');
     assert.equal(legacy.assetsRegex?.source, 'B0[0-9]', 'regex');
     const alias = granuleLayer({ asset_as_band: false, bands_regex: /Fmask/ });

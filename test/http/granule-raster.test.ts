@@ -97,7 +97,10 @@ function compareMasked(a: { shape: number[]; data: ArrayLike<number> }, ref: Mas
 describe('/raster mosaics vs GDAL', () => {
   it('first: a z13 tile over four overlapping granules (G1 nodata corner filled by G4)', async () => {
     const t = expected.tile;
-    const a = await fetchNpy(server, `/raster/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.npy?${COLL}&${REGEX}&${RGB}&tilesize=${t.tilesize}&exitwhenfull=false`);
+    const a = await fetchNpy(
+      server,
+      `/raster/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.npy?${COLL}&${REGEX}&${RGB}&tilesize=${t.tilesize}&exitwhenfull=false`,
+    );
     assert.deepEqual([a.descr, ...a.shape], ['<u2', 4, t.tilesize, t.tilesize], 'uint16, 3 bands + mask');
     compareMasked(a, t.first, 3, 0.995, 'tile first');
   });
@@ -146,7 +149,11 @@ describe('/raster: granules, assets and bands', () => {
   it('point: one entry per granule containing it, in CMR order, values = /cog reads', async () => {
     const body = await point(`${REGEX}&assets=B04&assets=B03`);
     assert.deepEqual(body.coordinates, [LON, LAT], 'coordinates');
-    assert.deepEqual(body.assets.map((a) => a.name), [g1, g4], 'granules');
+    assert.deepEqual(
+      body.assets.map((a) => a.name),
+      [g1, g4],
+      'granules',
+    );
     for (const entry of body.assets) {
       assert.deepEqual(entry.values, [await cogPoint(entry.name, 'B04'), await cogPoint(entry.name, 'B03')], `${entry.name} values`);
       assert.deepEqual(entry.band_names, ['b1', 'b2'], 'band names');
@@ -159,7 +166,11 @@ describe('/raster: granules, assets and bands', () => {
     for (const lon of [179.95, -179.85]) {
       const r = await server.getJson<PointBody>(`/raster/point/${lon},-17.1?${COLL}&${REGEX}&assets=B03`);
       assert.equal(r.status, 200, `point ${lon}`);
-      assert.deepEqual(r.body.assets.map((a) => a.name), [g5], `G5 at ${lon}`);
+      assert.deepEqual(
+        r.body.assets.map((a) => a.name),
+        [g5],
+        `G5 at ${lon}`,
+      );
       const url = `${data.url}/rastile-test-protected/RASTILE_GRAN.001/${g5}/${g5}.B03.tif`;
       const cog = await server.getJson<{ values: number[] }>(`/cog/point/${lon},-17.1?url=${q(url)}`);
       assert.deepEqual(r.body.assets[0].values, cog.body.values, `values at ${lon}`);
@@ -242,7 +253,8 @@ describe('/raster: no data, early exit, errors', () => {
       const tms = getTileMatrixSet('WebMercatorQuad');
       const t = tms.tileAt(15.018, 45.05, 16, true); // inside G1's valid area, covered by G1 and G4 only
       const reads = (ur: string) => data.requests.filter((r) => r.path.includes(`/${ur}/`)).length;
-      const path = (method: string) => `/raster/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.png?${COLL}&${REGEX}&assets=B04&exitwhenfull=false&pixel_selection=${method}`;
+      const path = (method: string) =>
+        `/raster/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.png?${COLL}&${REGEX}&assets=B04&exitwhenfull=false&pixel_selection=${method}`;
       const g1Before = reads(g1);
       const g4Before = reads(g4);
       const first = await one.get(path('first'));
@@ -306,7 +318,10 @@ describe('/raster: feature and statistics', () => {
     const before = cmr.granuleRequests().length;
     const fc = { type: 'FeatureCollection', features: [feature, { ...feature, properties: {} }] };
     const r = await server.post(`/raster/statistics?${COLL}&${REGEX}&assets=B04&asset_as_band=true&exitwhenfull=false`, fc);
-    const body = (await r.json()) as { type: string; features: Array<{ properties: { statistics: Record<string, Record<string, unknown>>; used_assets: string[]; name?: string } }> };
+    const body = (await r.json()) as {
+      type: string;
+      features: Array<{ properties: { statistics: Record<string, Record<string, unknown>>; used_assets: string[]; name?: string } }>;
+    };
     assert.equal(r.status, 200, JSON.stringify(body));
     assert.match(r.headers.get('content-type') ?? '', /^application\/geo\+json/, 'content type');
     assert.equal(body.type, 'FeatureCollection', 'same kind back');
@@ -352,7 +367,9 @@ describe('/raster metadata: info, TileJSON, tile sets', () => {
 
   it('TileJSON: world bounds, zooms 0–18, query copied with tilesize=512, no CMR call', async () => {
     const before = cmr.granuleRequests().length;
-    const r = await server.getJson<Record<string, unknown>>(`/raster/WebMercatorQuad/tilejson.json?${COLL}&${REGEX}&assets=B04&temporal=2024-05-01T00:00:00Z/2024-05-31T00:00:00Z`);
+    const r = await server.getJson<Record<string, unknown>>(
+      `/raster/WebMercatorQuad/tilejson.json?${COLL}&${REGEX}&assets=B04&temporal=2024-05-01T00:00:00Z/2024-05-31T00:00:00Z`,
+    );
     assert.equal(r.status, 200, 'status');
     assert.deepEqual([r.body['bounds'], r.body['minzoom'], r.body['maxzoom']], [[-180, -90, 180, 90], 0, 18], 'bounds and zooms');
     const tiles = r.body['tiles'] as string[];

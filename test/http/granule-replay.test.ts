@@ -23,7 +23,15 @@ const FEATURE = {
   properties: {},
   geometry: {
     type: 'Polygon',
-    coordinates: [[[BOX[0], BOX[1]], [BOX[2], BOX[1]], [BOX[2], BOX[3]], [BOX[0], BOX[3]], [BOX[0], BOX[1]]]],
+    coordinates: [
+      [
+        [BOX[0], BOX[1]],
+        [BOX[2], BOX[1]],
+        [BOX[2], BOX[3]],
+        [BOX[0], BOX[3]],
+        [BOX[0], BOX[1]],
+      ],
+    ],
   },
 };
 

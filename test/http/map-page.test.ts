@@ -92,9 +92,25 @@ describe('map page HTML (no browser)', () => {
     assert.equal(c.tms.id, 'WebMercatorQuad');
     const tj = new URL(c.tilejsonUrl);
     assert.equal(tj.pathname, '/cog/WebMercatorQuad/tilejson.json');
-    assert.deepEqual([...tj.searchParams], [['url', DEMO], ['rescale', '0,3000'], ['colormap_name', 'terrain'], ['bidx', '1'], ['minzoom', '9'], ['tilesize', '256']]);
+    assert.deepEqual(
+      [...tj.searchParams],
+      [
+        ['url', DEMO],
+        ['rescale', '0,3000'],
+        ['colormap_name', 'terrain'],
+        ['bidx', '1'],
+        ['minzoom', '9'],
+        ['tilesize', '256'],
+      ],
+    );
     assert.ok(c.pointUrl.startsWith(`${server.url}/cog/point/{lon},{lat}?`), c.pointUrl);
-    assert.deepEqual([...new URL(c.pointUrl.replace('{lon},{lat}', '0,0')).searchParams], [['url', DEMO], ['bidx', '1']]);
+    assert.deepEqual(
+      [...new URL(c.pointUrl.replace('{lon},{lat}', '0,0')).searchParams],
+      [
+        ['url', DEMO],
+        ['bidx', '1'],
+      ],
+    );
     // the grid limits honour the minzoom override and match the tile set's
     const ts = await server.getJson<{ tileMatrixSetLimits: unknown[] }>(`/cog/tiles/WebMercatorQuad?url=${q(DEMO)}&minzoom=9`);
     assert.deepEqual(c.limits, ts.body.tileMatrixSetLimits);
@@ -191,7 +207,9 @@ describe('map page in headless Chromium', { skip: browserSkipReason }, () => {
     for (let y = 0; y < info.height; y++) {
       for (let x = 0; x < info.width; x++) {
         const o = (y * info.width + x) * info.channels;
-        const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
+        const r = data[o]!,
+          g = data[o + 1]!,
+          b = data[o + 2]!;
         if (Math.abs(r - BACKGROUND[0]!) <= 3 && Math.abs(g - BACKGROUND[1]!) <= 3 && Math.abs(b - BACKGROUND[2]!) <= 3) continue;
         out.data++;
         if (isTerrain(r, g, b)) out.terrain++;
@@ -264,7 +282,8 @@ describe('map page in headless Chromium', { skip: browserSkipReason }, () => {
       assert.ok(c.terrain > 0.95 * c.data, `terrain-coloured ${c.terrain} of ${c.data}`);
 
       // click in the middle of the dataset
-      const cx = (fit.x0 + fit.x1) / 2, cy = (fit.y0 + fit.y1) / 2;
+      const cx = (fit.x0 + fit.x1) / 2,
+        cy = (fit.y0 + fit.y1) / 2;
       const lngLat = await s.page.evaluate<{ lng: number; lat: number }, number[]>(
         ([x, y]) => (globalThis as unknown as { __map: { unproject(p: number[]): { lng: number; lat: number } } }).__map.unproject([x!, y!]),
         [Math.round(cx), Math.round(cy)],
@@ -289,7 +308,8 @@ describe('map page in headless Chromium', { skip: browserSkipReason }, () => {
   /** Screen rectangle of TMS-CRS bounds in the grid viewer's current view. */
   async function gridRect(page: Page, b: number[]): Promise<Rect> {
     const v = await page.evaluate<{ cx: number; cy: number; res: number; width: number; height: number }>('window.__grid.view()');
-    const left = v.cx - (v.width / 2) * v.res, top = v.cy + (v.height / 2) * v.res;
+    const left = v.cx - (v.width / 2) * v.res,
+      top = v.cy + (v.height / 2) * v.res;
     return { x0: (b[0]! - left) / v.res, x1: (b[2]! - left) / v.res, y0: (top - b[3]!) / v.res, y1: (top - b[1]!) / v.res };
   }
 
@@ -307,12 +327,14 @@ describe('map page in headless Chromium', { skip: browserSkipReason }, () => {
       // Edge tolerance: 2 screen px (canvas smoothing) plus one pixel of the finest tiles drawn,
       // since rio-tiler's tile read (a warped VRT at the native resolution, then read at the tile
       // size) can mark a tile pixel valid whose centre is just outside the dataset.
-      const limits = (await server.getJson<{ tileMatrixSetLimits: Array<{ tileMatrix: string }> }>(`/cog/tiles/EuropeanETRS89_LAEAQuad?url=${q(LAEA)}`)).body.tileMatrixSetLimits;
+      const limits = (await server.getJson<{ tileMatrixSetLimits: Array<{ tileMatrix: string }> }>(`/cog/tiles/EuropeanETRS89_LAEAQuad?url=${q(LAEA)}`)).body
+        .tileMatrixSetLimits;
       const finest = limits[limits.length - 1]!.tileMatrix;
       const doc = await server.getJson<{ tileMatrices: Array<{ id: string; cellSize: number }> }>('/tileMatrixSets/EuropeanETRS89_LAEAQuad');
       const tilePx = doc.body.tileMatrices.find((m) => m.id === finest)!.cellSize / ((info.bounds[2]! - info.bounds[0]!) / (rect.x1 - rect.x0));
       assert.ok(tilePx > 1 && tilePx < 4, `tile pixel = ${tilePx} screen px`);
-      for (const k of ['x0', 'y0', 'x1', 'y1'] as const) assert.ok(Math.abs(c.box[k] - rect[k]) <= 2 + tilePx, `${k}: ${JSON.stringify({ box: c.box, rect, tilePx })}`);
+      for (const k of ['x0', 'y0', 'x1', 'y1'] as const)
+        assert.ok(Math.abs(c.box[k] - rect[k]) <= 2 + tilePx, `${k}: ${JSON.stringify({ box: c.box, rect, tilePx })}`);
       const area = (rect.x1 - rect.x0) * (rect.y1 - rect.y0);
       // 1500 of the 320×300 pixels are nodata (a lower-left block): the rest is data
       const validShare = 1 - 1500 / (info.width * info.height);
@@ -320,14 +342,19 @@ describe('map page in headless Chromium', { skip: browserSkipReason }, () => {
       assert.ok(c.terrain > 0.95 * c.data, `terrain-coloured ${c.terrain} of ${c.data}`);
 
       // click in the middle: coordinates in the TMS CRS (coord_crs), values as the point endpoint says
-      const x = Math.round((rect.x0 + rect.x1) / 2), y = Math.round((rect.y0 + rect.y1) / 2);
+      const x = Math.round((rect.x0 + rect.x1) / 2),
+        y = Math.round((rect.y0 + rect.y1) / 2);
       const p = await click(s.page, x, y);
       const u = new URL(p.url);
       assert.equal(u.searchParams.get('coord_crs'), 'http://www.opengis.net/def/crs/EPSG/0/3035');
       const [bx0, , bx1, by1] = info.bounds as [number, number, number, number];
       const res = (bx1 - bx0) / (rect.x1 - rect.x0); // metres per screen pixel
-      const wantX = bx0 + (x + 0.5 - rect.x0) * res, wantY = by1 - (y + 0.5 - rect.y0) * res;
-      assert.ok(Math.abs(p.body.coordinates[0] - wantX) <= res && Math.abs(p.body.coordinates[1] - wantY) <= res, JSON.stringify({ got: p.body.coordinates, wantX, wantY }));
+      const wantX = bx0 + (x + 0.5 - rect.x0) * res,
+        wantY = by1 - (y + 0.5 - rect.y0) * res;
+      assert.ok(
+        Math.abs(p.body.coordinates[0] - wantX) <= res && Math.abs(p.body.coordinates[1] - wantY) <= res,
+        JSON.stringify({ got: p.body.coordinates, wantX, wantY }),
+      );
       assert.equal(typeof p.body.values[0], 'number');
       assert.equal(p.text.split('\n')[0], `b1: ${p.body.values[0]}`);
       const again = await server.getJson<PointResponse>(
@@ -355,7 +382,10 @@ describe('map page in headless Chromium', { skip: browserSkipReason }, () => {
         const rect = await gridRect(s.page, tj.body.bounds);
         assert.ok(rect.x0 > 0 && rect.y0 > 0 && rect.x1 < VIEWPORT.width && rect.y1 < VIEWPORT.height, JSON.stringify(rect));
         const c = await census(s.page);
-        assert.ok(c.box.x0 >= rect.x0 - 2 && c.box.y0 >= rect.y0 - 2 && c.box.x1 <= rect.x1 + 2 && c.box.y1 <= rect.y1 + 2, JSON.stringify({ box: c.box, rect }));
+        assert.ok(
+          c.box.x0 >= rect.x0 - 2 && c.box.y0 >= rect.y0 - 2 && c.box.x1 <= rect.x1 + 2 && c.box.y1 <= rect.y1 + 2,
+          JSON.stringify({ box: c.box, rect }),
+        );
         assert.ok(c.box.x1 - c.box.x0 > 0.85 * (rect.x1 - rect.x0) && c.box.y1 - c.box.y0 > 0.85 * (rect.y1 - rect.y0), JSON.stringify({ box: c.box, rect }));
         assert.ok(c.data > 0.6 * (rect.x1 - rect.x0) * (rect.y1 - rect.y0), `data pixels ${c.data}`);
         assert.ok(c.terrain > 0.95 * c.data, `terrain-coloured ${c.terrain} of ${c.data}`);

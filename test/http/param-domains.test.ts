@@ -46,7 +46,11 @@ describe('finite numbers', () => {
     }
   });
   it('bbox corners: NaN, ±Infinity, -1e400 (was a 500)', async () => {
-    for (const [box, name] of [['-1e400,0,1,1', 'minx'], ['0,nan,1,1', 'miny'], ['0,0,inf,1', 'maxx']] as const) {
+    for (const [box, name] of [
+      ['-1e400,0,1,1', 'minx'],
+      ['0,nan,1,1', 'miny'],
+      ['0,0,inf,1', 'maxx'],
+    ] as const) {
       await rejects(`/cog/bbox/${box}.png?url=${GEO}`, ['path', name], /finite number/);
     }
   });
@@ -78,12 +82,23 @@ describe('ranges and ordered pairs', () => {
     await rejects(`/cog/statistics?url=${UTM}&histogram_range=1e400,1`, ['query', 'histogram_range'], /finite/);
   });
   it('tilejson: minzoom above maxzoom, negative zooms', async () => {
-    await rejects(`/cog/WebMercatorQuad/tilejson.json?url=${UTM}&minzoom=30&maxzoom=5`, ['query', 'maxzoom'], /maxzoom must be greater than or equal to minzoom/);
+    await rejects(
+      `/cog/WebMercatorQuad/tilejson.json?url=${UTM}&minzoom=30&maxzoom=5`,
+      ['query', 'maxzoom'],
+      /maxzoom must be greater than or equal to minzoom/,
+    );
     await rejects(`/cog/WebMercatorQuad/tilejson.json?url=${UTM}&maxzoom=-5`, ['query', 'maxzoom'], /greater than or equal to 0/);
     assert.equal((await server.get(`/cog/WebMercatorQuad/tilejson.json?url=${UTM}&minzoom=3&maxzoom=3`)).status, 200);
   });
   it('colormap intervals: lower bound above upper', async () => {
-    const cmap = q(JSON.stringify([[[10, 0], [255, 0, 0, 255]]]));
+    const cmap = q(
+      JSON.stringify([
+        [
+          [10, 0],
+          [255, 0, 0, 255],
+        ],
+      ]),
+    );
     await rejects(`/cog/preview.png?url=${UTM}&colormap=${cmap}`, ['query', 'colormap'], /interval 0 has its lower bound 10 above its upper bound 0/);
   });
   it('buffer, padding and width × height are bounded', async () => {
@@ -109,8 +124,16 @@ describe('sizes', () => {
     await rejects(`/cog/statistics?url=${UTM}&expression=${'b1%2B'.repeat(1400)}b1`, ['query', 'expression'], /at most 4096 characters/);
     await rejects(`/cog/statistics?url=${UTM}&expression=${'('.repeat(65)}b1${')'.repeat(65)}`, ['query', 'expression'], /deeper than 64/);
     // The granule mosaic's expression shares the declaration (validated before any CMR search).
-    await rejects(`/raster/tiles/WebMercatorQuad/1/1/1.png?collection_concept_id=C1-X&expression=${'b1%2B'.repeat(1400)}b1`, ['query', 'expression'], /at most 4096 characters/);
-    await rejects(`/raster/tiles/WebMercatorQuad/1/1/1.png?collection_concept_id=C1-X&expression=${'('.repeat(65)}b1${')'.repeat(65)}`, ['query', 'expression'], /deeper than 64/);
+    await rejects(
+      `/raster/tiles/WebMercatorQuad/1/1/1.png?collection_concept_id=C1-X&expression=${'b1%2B'.repeat(1400)}b1`,
+      ['query', 'expression'],
+      /at most 4096 characters/,
+    );
+    await rejects(
+      `/raster/tiles/WebMercatorQuad/1/1/1.png?collection_concept_id=C1-X&expression=${'('.repeat(65)}b1${')'.repeat(65)}`,
+      ['query', 'expression'],
+      /deeper than 64/,
+    );
   });
 });
 
@@ -126,7 +149,11 @@ describe('CRS definitions that describe no projection', () => {
 
 describe('/api states the bounds', () => {
   it('minimum, maximum, maxItems, maxLength', async () => {
-    const api = (await server.getJson<{ paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: Record<string, unknown>; description?: string }> }>> }>('/api')).body;
+    const api = (
+      await server.getJson<{
+        paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: Record<string, unknown>; description?: string }> }>>;
+      }>('/api')
+    ).body;
     const params = api.paths['/cog/statistics']!['get']!.parameters;
     const byName = (n: string) => params.find((p) => p.name === n)!;
     assert.deepEqual((byName('p').schema['items'] as Record<string, unknown>)['minimum'], 0);

@@ -52,7 +52,9 @@ describe('parsePyFloat follows Python float()', () => {
     assert.throws(
       () => parse(datasetParams, { nodata: 'invalid-value' }),
       (err: unknown) =>
-        err instanceof RequestValidationError && err.issues[0]!.type === 'value_error' && err.issues[0]!.msg === "Value error, could not convert string to float: 'invalid-value'",
+        err instanceof RequestValidationError &&
+        err.issues[0]!.type === 'value_error' &&
+        err.issues[0]!.msg === "Value error, could not convert string to float: 'invalid-value'",
     );
   });
 });
@@ -80,7 +82,10 @@ describe('deprecated and hidden parameters', () => {
   });
   it('checks survive the builder chain', () => {
     const d = { n: P.int().ge(1).hidden().describe('n').as('N') };
-    assert.throws(() => parse(d, { N: '0' }), (err: unknown) => err instanceof RequestValidationError && err.issues[0]!.type === 'greater_than_equal');
+    assert.throws(
+      () => parse(d, { N: '0' }),
+      (err: unknown) => err instanceof RequestValidationError && err.issues[0]!.type === 'greater_than_equal',
+    );
   });
 });
 
@@ -88,15 +93,24 @@ describe('required()', () => {
   it('a required list parses to an array (typed without undefined)', () => {
     const p = parse(assetsParams, { assets: ['a', 'b|bidx=1'] });
     const assets: Array<{ name: string }> = p.assets; // compile-time: no `| undefined`
-    assert.deepEqual(assets.map((a) => a.name), ['a', 'b']);
+    assert.deepEqual(
+      assets.map((a) => a.name),
+      ['a', 'b'],
+    );
     assert.deepEqual(openApiParameters(assetsParams)[0]!['schema'], { type: 'array', items: { type: 'string' }, maxItems: 100 });
     assert.equal(openApiParameters(assetsParams)[0]!['required'], true);
   });
 });
 
 describe('query strings are encoded like Python urlencode', () => {
-  it('`*` is escaped, `~` is not (python3 -c "from urllib.parse import urlencode; print(urlencode([(\'expression\', \'b1*2\'), (\'a\', \'~x y\')]))")', () => {
-    assert.equal(encodePairs([['expression', 'b1*2'], ['a', '~x y']]), '?expression=b1%2A2&a=~x+y');
+  it("`*` is escaped, `~` is not (python3 -c \"from urllib.parse import urlencode; print(urlencode([('expression', 'b1*2'), ('a', '~x y')]))\")", () => {
+    assert.equal(
+      encodePairs([
+        ['expression', 'b1*2'],
+        ['a', '~x y'],
+      ]),
+      '?expression=b1%2A2&a=~x+y',
+    );
     assert.equal(pyUrlencode([['a b', 'x/y:z,w~_.-*é']]), 'a+b=x%2Fy%3Az%2Cw~_.-%2A%C3%A9');
     assert.equal(encodePairs([]), '');
   });
@@ -123,6 +137,9 @@ describe('linkListPage', () => {
   it('escapes title, intro, hrefs and labels', () => {
     const html = linkListPage('T<i>', [{ href: 'http://x"><script>alert(1)</script>/a', label: '<b>' }], 'a & b');
     assert.ok(!html.includes('<script>'), html);
-    assert.ok(html.includes('<h1>T&lt;i&gt;</h1><p>a &amp; b</p><ul><li><a href="http://x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;/a">&lt;b&gt;</a></li></ul>'), html);
+    assert.ok(
+      html.includes('<h1>T&lt;i&gt;</h1><p>a &amp; b</p><ul><li><a href="http://x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;/a">&lt;b&gt;</a></li></ul>'),
+      html,
+    );
   });
 });

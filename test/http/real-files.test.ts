@@ -81,12 +81,12 @@ describe('PAM sidecars (.aux.xml)', () => {
 
 describe('local engineering CRS (LOCAL_CS)', () => {
   const name = 'local_cs.tif';
-  it('/cog/info equals rasterio\'s (WKT crs)', async () => {
+  it("/cog/info equals rasterio's (WKT crs)", async () => {
     const r = await server.getJson<Record<string, unknown>>(`/cog/info?url=${url(name)}`);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body, expected.files[name].info);
   });
-  it('/cog/statistics equals rio-tiler\'s', async () => {
+  it("/cog/statistics equals rio-tiler's", async () => {
     const r = await server.getJson<Record<string, Record<string, number>>>(`/cog/statistics?url=${url(name)}`);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const want = expected.files[name].statistics;
@@ -124,7 +124,10 @@ describe('not a TIFF: the format found is named', () => {
     it(`${name}: 400 naming ${format.replace(/\\/g, '')} and the array backend`, async () => {
       const r = await server.getJson<{ detail: string }>(`/cog/info?url=${url(name)}`);
       assert.equal(r.status, 400);
-      assert.match(r.body.detail, new RegExp(`is not a TIFF file: it is ${format}; NetCDF/HDF5/Zarr files are read by an array backend \\(/zarr\\), which this server does not have yet`));
+      assert.match(
+        r.body.detail,
+        new RegExp(`is not a TIFF file: it is ${format}; NetCDF/HDF5/Zarr files are read by an array backend \\(/zarr\\), which this server does not have yet`),
+      );
     });
   }
 });
@@ -155,7 +158,7 @@ function tilesMatch(file: string, oracle: { maxzoom: number; tiles: OracleTile[]
 }
 
 describe('rotated geotransform: tiles sized like rio-tiler (envelope of the rotated bounds)', () => {
-  it('/cog/info equals rasterio\'s (envelope bounds)', async () => {
+  it("/cog/info equals rasterio's (envelope bounds)", async () => {
     const r = await server.getJson<Record<string, unknown>>(`/cog/info?url=${url('rotated_utm.tif')}`);
     assert.equal(r.status, 200);
     const want = expected.files['rotated_utm.tif'].info;
@@ -166,14 +169,14 @@ describe('rotated geotransform: tiles sized like rio-tiler (envelope of the rota
 });
 
 describe('GCP-georeferenced raster: the least-squares affine fit of its GCPs, like rio-tiler', () => {
-  it('/cog/info equals rio-tiler\'s (through its WarpedVRT: driver VRT)', async () => {
+  it("/cog/info equals rio-tiler's (through its WarpedVRT: driver VRT)", async () => {
     const r = await server.getJson<Record<string, unknown>>(`/cog/info?url=${url('gcps_utm.tif')}`);
     assert.equal(r.status, 200);
     const want = expected.files['gcps_utm.tif'].info;
     assertClose(r.body.bounds as number[], want.bounds as number[], 1e-6, 'bounds');
     assert.deepEqual({ ...r.body, bounds: null, driver: null }, { ...want, bounds: null, driver: null });
   });
-  it('/cog/statistics equals rio-tiler\'s', async () => {
+  it("/cog/statistics equals rio-tiler's", async () => {
     const r = await server.getJson<Record<string, Record<string, number>>>(`/cog/statistics?url=${url('gcps_utm.tif')}`);
     assert.equal(r.status, 200);
     const want = expected.files['gcps_utm.tif'].statistics;
@@ -194,7 +197,7 @@ describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', 
     assert.equal(r.status, 400);
     assert.match(r.body.detail, /"GCS_EUROPA" is not on the Earth \(its ellipsoid's semi-major axis is 1560800 m/);
   });
-  it('a point in the dataset CRS (coord_crs = the /info crs) equals rasterio\'s sample', { skip: !present }, async () => {
+  it("a point in the dataset CRS (coord_crs = the /info crs) equals rasterio's sample", { skip: !present }, async () => {
     const info = await server.getJson<{ crs: string }>(`/cog/info?url=${europa}`);
     // rasterio 1.3: src.sample([(-1299597.0, 401145.0)]) → 0.15588311851024628 (row 812, col 282)
     const r = await server.getJson<{ values: number[] }>(`/cog/point/-1299597.0,401145.0?url=${europa}&coord_crs=${q(info.body.crs)}`);

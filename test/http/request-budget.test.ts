@@ -34,7 +34,12 @@ describe('request budget over HTTP', () => {
 
   it("answers issue 9's SamplesPerPixel=65535 COG with a 400 naming the field, on every route", async () => {
     const url = HOSTILE('spp_65535.tif');
-    for (const path of [`/cog/info?url=${url}`, `/cog/preview.png?url=${url}`, `/cog/statistics?url=${url}&max_size=256`, `/cog/tiles/WebMercatorQuad/14/8874/5556.png?url=${url}`]) {
+    for (const path of [
+      `/cog/info?url=${url}`,
+      `/cog/preview.png?url=${url}`,
+      `/cog/statistics?url=${url}&max_size=256`,
+      `/cog/tiles/WebMercatorQuad/14/8874/5556.png?url=${url}`,
+    ]) {
       const r = await server.get(path);
       assert.equal(r.status, 400, path);
       assert.match(await detail(r), /BitsPerSample has 3 values for SamplesPerPixel=65535/, path);
@@ -124,7 +129,10 @@ describe('process budget', () => {
     assert.equal(health.status, 200);
     const answers = await Promise.all(pending);
     const statuses = answers.map((r) => r.status);
-    assert.ok(statuses.every((s) => s === 200 || s === 503), String(statuses));
+    assert.ok(
+      statuses.every((s) => s === 200 || s === 503),
+      String(statuses),
+    );
     assert.ok(statuses.includes(200), String(statuses));
     for (const r of answers) {
       if (r.status !== 503) continue;

@@ -57,14 +57,22 @@ describe('limits before routing', () => {
     assert.deepEqual(r.body, { detail: 'A path parameter is longer than the limit of 2048 characters' });
   });
   it('422: JSON nested deeper than 64 levels, before it is parsed', async () => {
-    const r = await fetch(`${server.url}/cog/statistics?url=x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(20_000) + ']'.repeat(20_000) });
+    const r = await fetch(`${server.url}/cog/statistics?url=x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '['.repeat(20_000) + ']'.repeat(20_000),
+    });
     assert.equal(r.status, 422);
     const body = (await r.json()) as { detail: Array<{ msg: string; ctx: { max_depth: number } }> };
     assert.equal(body.detail[0]!.msg, 'JSON body nests deeper than the limit of 64 levels');
     assert.equal(body.detail[0]!.ctx.max_depth, 64);
   });
   it('413: body over the configured limit, naming it', async () => {
-    const r = await fetch(`${server.url}/cog/statistics?url=x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"a":"${'x'.repeat(70_000)}"}` });
+    const r = await fetch(`${server.url}/cog/statistics?url=x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"a":"${'x'.repeat(70_000)}"}`,
+    });
     assert.equal(r.status, 413);
     assert.deepEqual(await r.json(), { detail: 'Request body is larger than the limit of 65536 bytes (RASTILE_MAX_BODY_MB)' });
   });

@@ -24,7 +24,11 @@ function npyHeader(buf: Buffer): { shape: number[]; descr: string } {
   const header = buf.subarray(10, 10 + buf.readUInt16LE(8)).toString('latin1');
   return {
     descr: /'descr':\s*'([^']+)'/.exec(header)![1],
-    shape: /'shape':\s*\(([^)]*)\)/.exec(header)![1].split(',').filter((s) => s.trim()).map(Number),
+    shape: /'shape':\s*\(([^)]*)\)/
+      .exec(header)![1]
+      .split(',')
+      .filter((s) => s.trim())
+      .map(Number),
   };
 }
 
@@ -121,7 +125,18 @@ describe('TiTiler /stac pins on the upstream items', { skip }, () => {
     const feature = {
       type: 'Feature',
       properties: {},
-      geometry: { type: 'Polygon', coordinates: [[[23.7, 31.9], [24.0, 31.9], [24.0, 32.2], [23.7, 32.2], [23.7, 31.9]]] },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [23.7, 31.9],
+            [24.0, 31.9],
+            [24.0, 32.2],
+            [23.7, 32.2],
+            [23.7, 31.9],
+          ],
+        ],
+      },
     };
     const post = async (query: string, body: unknown) => {
       const res = await server.post(`/stac/statistics?url=${ITEM}&${query}`, body);
@@ -130,12 +145,21 @@ describe('TiTiler /stac pins on the upstream items', { skip }, () => {
     };
     let p = await post('assets=B01&assets=B09', feature);
     assert.equal(p.type, 'Feature');
-    assert.deepEqual(Object.values(p.properties.statistics).map((s) => s.description), ['B01_b1', 'B09_b1']);
+    assert.deepEqual(
+      Object.values(p.properties.statistics).map((s) => s.description),
+      ['B01_b1', 'B09_b1'],
+    );
     p = await post('assets=B01&assets=B09&asset_as_band=True', feature);
-    assert.deepEqual(Object.values(p.properties.statistics).map((s) => s.description), ['B01', 'B09']);
+    assert.deepEqual(
+      Object.values(p.properties.statistics).map((s) => s.description),
+      ['B01', 'B09'],
+    );
     p = await post('assets=B01&assets=B09&expression=b1/b2&asset_as_band=True', { type: 'FeatureCollection', features: [feature] });
     assert.equal(p.type, 'FeatureCollection');
-    assert.deepEqual(Object.values(p.features[0].properties.statistics).map((s) => s.description), ['B01/B09']);
+    assert.deepEqual(
+      Object.values(p.features[0].properties.statistics).map((s) => s.description),
+      ['B01/B09'],
+    );
   });
 
   it('/point values and descriptions', async () => {
@@ -175,7 +199,9 @@ describe('TiTiler /stac pins on the upstream items', { skip }, () => {
     assert.equal((await server.get(`/stac/preview.png?url=${ITEM}&assets=B1111`)).status, 404);
 
     assert.equal((await server.get(`/stac/WebMercatorQuad/tilejson.json?url=${ITEM}`)).status, 422);
-    const tj = await json<{ minzoom: number; maxzoom: number; tiles: string[] }>(`/stac/WebMercatorQuad/tilejson.json?url=${ITEM}&assets=B01&minzoom=5&maxzoom=10`);
+    const tj = await json<{ minzoom: number; maxzoom: number; tiles: string[] }>(
+      `/stac/WebMercatorQuad/tilejson.json?url=${ITEM}&assets=B01&minzoom=5&maxzoom=10`,
+    );
     assert.deepEqual([tj.body.minzoom, tj.body.maxzoom], [5, 10]);
     const fmt = await json<{ tiles: string[] }>(`/stac/WebMercatorQuad/tilejson.json?url=${ITEM}&assets=B01&tile_format=png&tilesize=512`);
     assert.match(fmt.body.tiles[0], /\.png\?/);

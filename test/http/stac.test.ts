@@ -26,7 +26,10 @@ interface Expected {
   crs: string;
   bbox: number[];
   raster_assets: string[];
-  assets: Record<string, { info: { bounds: number[]; width: number; height: number; dtype: string; count: number; nodata_value: number }; preview_stats: Record<string, Stats> }>;
+  assets: Record<
+    string,
+    { info: { bounds: number[]; width: number; height: number; dtype: string; count: number; nodata_value: number }; preview_stats: Record<string, Stats> }
+  >;
   merged_red_swir: Record<string, Stats>;
   ndvi_stats: Record<string, Stats>;
   points: Array<{ lon: number; lat: number; x: number; y: number; values: Record<string, number | number[]> }>;
@@ -82,7 +85,9 @@ describe('/stac listing and metadata', () => {
   });
 
   it('/info.geojson: item footprint in EPSG:4326, info per asset in properties', async () => {
-    const r = await server.getJson<{ type: string; bbox: number[]; geometry: { type: string }; properties: Record<string, unknown> }>(`/stac/info.geojson?url=${ITEM}&assets=:all:`);
+    const r = await server.getJson<{ type: string; bbox: number[]; geometry: { type: string }; properties: Record<string, unknown> }>(
+      `/stac/info.geojson?url=${ITEM}&assets=:all:`,
+    );
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^application\/geo\+json/);
     assert.equal(r.body.type, 'Feature');
@@ -99,7 +104,9 @@ describe('/stac listing and metadata', () => {
     assert.equal(list.body.tilesets.length, 13);
     const cog = await server.getJson<{ minzoom: number; maxzoom: number }>(`/cog/WebMercatorQuad/tilejson.json?url=${q(fixture('stac', 'red.tif'))}`);
     for (const item of [ITEM, ITEM_PROPS]) {
-      const tj = await server.getJson<{ minzoom: number; maxzoom: number; bounds: number[]; raster_layers: unknown; band_descriptions?: unknown }>(`/stac/WebMercatorQuad/tilejson.json?url=${item}&assets=red`);
+      const tj = await server.getJson<{ minzoom: number; maxzoom: number; bounds: number[]; raster_layers: unknown; band_descriptions?: unknown }>(
+        `/stac/WebMercatorQuad/tilejson.json?url=${item}&assets=red`,
+      );
       assert.equal(tj.status, 200);
       assert.deepEqual([tj.body.minzoom, tj.body.maxzoom], [cog.body.minzoom, cog.body.maxzoom]);
       assertClose(tj.body.bounds, expected.bbox, 1e-9, 'tilejson bounds');
@@ -172,7 +179,18 @@ describe('/stac statistics vs numpy', () => {
     const [w, s, e, n] = expected.bbox;
     const cx = (w + e) / 2;
     const cy = (s + n) / 2;
-    const geometry = { type: 'Polygon', coordinates: [[[w, s], [cx, s], [cx, cy], [w, cy], [w, s]]] };
+    const geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [w, s],
+          [cx, s],
+          [cx, cy],
+          [w, cy],
+          [w, s],
+        ],
+      ],
+    };
     const r = await server.post(`/stac/statistics?url=${ITEM}&assets=red&assets=swir`, { type: 'Feature', properties: {}, geometry });
     assert.equal(r.status, 200);
     const body = (await r.json()) as { type: string; properties: { statistics: Record<string, Stats> } };
@@ -233,7 +251,10 @@ describe('/stac pixels vs rasterio', () => {
 
   it('bbox part in the asset CRS equals rasterio window reads (swir resized 2× with nearest)', async () => {
     const [minx, miny, maxx, maxy] = expected.part.bounds;
-    const a = await fetchNpy(server, `/stac/bbox/${minx},${miny},${maxx},${maxy}.npy?url=${ITEM}&assets=red&assets=nir&assets=swir&coord_crs=EPSG:32633&return_mask=false`);
+    const a = await fetchNpy(
+      server,
+      `/stac/bbox/${minx},${miny},${maxx},${maxy}.npy?url=${ITEM}&assets=red&assets=nir&assets=swir&coord_crs=EPSG:32633&return_mask=false`,
+    );
     assert.deepEqual(a.shape, [3, expected.part.height, expected.part.width]);
     assert.equal(a.descr, '<u2');
     ['red', 'nir', 'swir'].forEach((name, i) => assert.deepEqual(npyBand(a, i), [...oracleArray(expected.part.arrays[name])], name));
@@ -274,15 +295,19 @@ describe('/stac pixels vs rasterio', () => {
     const png = await server.get(`/stac/preview.png?url=${ITEM}&assets=red&rescale=0,3000&max_size=64`);
     assert.equal(png.status, 200);
     assert.equal(png.headers.get('content-type'), 'image/png');
-    const tile = await server.get(`/stac/tiles/WebMercatorQuad/${expected.tile.z}/${expected.tile.x}/${expected.tile.y}?url=${ITEM}&assets=red&assets=green&assets=nir&rescale=0,4000`);
+    const tile = await server.get(
+      `/stac/tiles/WebMercatorQuad/${expected.tile.z}/${expected.tile.x}/${expected.tile.y}?url=${ITEM}&assets=red&assets=green&assets=nir&rescale=0,4000`,
+    );
     assert.equal(tile.status, 200);
   });
 
-  it("STAC raster:bands statistics drive the auto-rescale of non-8-bit data", async () => {
+  it('STAC raster:bands statistics drive the auto-rescale of non-8-bit data', async () => {
     const png = async (assets: string) => {
       const r = await server.get(`/stac/preview.jpg?url=${ITEM}&${assets}`);
       assert.equal(r.status, 200);
-      const { data } = await sharp(Buffer.from(await r.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+      const { data } = await sharp(Buffer.from(await r.arrayBuffer()))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       return data.reduce((m, v) => Math.max(m, v), 0);
     };
     // nir (500..5500 in the item) spans the byte range; red has no STAC statistics: uint16 range
@@ -295,7 +320,17 @@ describe('/stac pixels vs rasterio', () => {
 
   it('POST /feature masks outside the geometry', async () => {
     const [w, s, e, n] = expected.bbox;
-    const geometry = { type: 'Polygon', coordinates: [[[w, s], [e, s], [w, n], [w, s]]] };
+    const geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [w, s],
+          [e, s],
+          [w, n],
+          [w, s],
+        ],
+      ],
+    };
     const r = await server.post(`/stac/feature.npy?url=${ITEM}&assets=red&assets=swir`, { type: 'Feature', properties: {}, geometry });
     assert.equal(r.status, 200);
     const a = parseNpy(Buffer.from(await r.arrayBuffer()));
@@ -348,8 +383,7 @@ describe('/stac items: relative and absolute hrefs, local and over HTTP', () => 
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  const pointAt = (srv: TestServer, url: string) =>
-    srv.getJson<{ values: number[] }>(`/stac/point/${pt.lon},${pt.lat}?url=${q(url)}&assets=red&assets=swir`);
+  const pointAt = (srv: TestServer, url: string) => srv.getJson<{ values: number[] }>(`/stac/point/${pt.lon},${pt.lat}?url=${q(url)}&assets=red&assets=swir`);
 
   it('relative hrefs: ./, bare and ../, locally', async () => {
     for (const url of ['item.json', 'item-props-proj.json', 'items/item-noproj.json']) {
@@ -458,9 +492,17 @@ describe('/stac validation and errors', () => {
       assert.deepEqual(r.body.detail[0].loc, ['query', 'assets'], p);
       assert.equal(r.body.detail[0].type, 'missing');
     }
-    const post = await server.post(`/stac/statistics?url=${ITEM}`, { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [15.02, 46.04] } });
+    const post = await server.post(`/stac/statistics?url=${ITEM}`, {
+      type: 'Feature',
+      properties: {},
+      geometry: { type: 'Point', coordinates: [15.02, 46.04] },
+    });
     assert.equal(post.status, 422);
-    const feature = await server.post(`/stac/feature.png?url=${ITEM}`, { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [15.02, 46.04] } });
+    const feature = await server.post(`/stac/feature.png?url=${ITEM}`, {
+      type: 'Feature',
+      properties: {},
+      geometry: { type: 'Point', coordinates: [15.02, 46.04] },
+    });
     assert.equal(feature.status, 422);
   });
 

@@ -58,7 +58,9 @@ describe('tileExists runs once per tile', () => {
   it('/stac: one test for the item, none per asset', async () => {
     const { z, x, y } = stac.tile;
     const n = await countTileExists(async () => {
-      const r = await server.get(`/stac/tiles/WebMercatorQuad/${z}/${x}/${y}.png?url=${q(fixture('stac', 'item.json'))}&assets=red&assets=green&assets=nir&rescale=0,4000`);
+      const r = await server.get(
+        `/stac/tiles/WebMercatorQuad/${z}/${x}/${y}.png?url=${q(fixture('stac', 'item.json'))}&assets=red&assets=green&assets=nir&rescale=0,4000`,
+      );
       assert.equal(r.status, 200);
       await r.arrayBuffer();
     });

@@ -91,7 +91,11 @@ describe('/cog TileJSON', () => {
       assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
       const tj = r.body;
       const keys = ['tilejson', 'version', 'scheme', 'tiles', 'minzoom', 'maxzoom', 'bounds', 'center', 'raster_layers', 'band_descriptions', 'data_type'];
-      assert.deepEqual(Object.keys(tj).filter((k) => k !== 'minmax'), keys, name);
+      assert.deepEqual(
+        Object.keys(tj).filter((k) => k !== 'minmax'),
+        keys,
+        name,
+      );
       assert.ok(!Object.values(tj).includes(null), `${name}: null values are omitted`);
       assert.equal(tj.tilejson, '3.0.0');
       assert.equal(tj.version, '1.0.0');
@@ -105,7 +109,11 @@ describe('/cog TileJSON', () => {
       assert.deepEqual(tj.band_descriptions, want.info.band_descriptions, name);
       assert.equal(tj.data_type, want.info.dtype, name);
       // the GDAL statistics metadata, when every band has it, gives minmax
-      const stats = want.info.band_metadata.map(([, m]) => (m['STATISTICS_MINIMUM'] !== undefined && m['STATISTICS_MAXIMUM'] !== undefined ? [Number(m['STATISTICS_MINIMUM']), Number(m['STATISTICS_MAXIMUM'])] : null));
+      const stats = want.info.band_metadata.map(([, m]) =>
+        m['STATISTICS_MINIMUM'] !== undefined && m['STATISTICS_MAXIMUM'] !== undefined
+          ? [Number(m['STATISTICS_MINIMUM']), Number(m['STATISTICS_MAXIMUM'])]
+          : null,
+      );
       if (stats.every((v) => v !== null)) assert.deepEqual(tj.minmax, stats, name);
       else assert.equal(tj.minmax, undefined, name);
       // zooms as the tile set reports them
@@ -144,7 +152,11 @@ describe('/cog TileJSON', () => {
     // §13.1: http://testserver/cog/tiles/WebMercatorQuad/{z}/{x}/{y}?url=https… — braces literal, url form-encoded
     assert.ok(tile.startsWith(`${server.url}/cog/tiles/WebMercatorQuad/{z}/{x}/{y}?url=${q(ds(name))}&`), tile);
     assert.ok(tile.includes('rescale=0%2C1000'), tile);
-    assert.deepEqual(tileQuery(tile), [['url', ds(name)], ['rescale', '0,1000'], ['tilesize', '512']]);
+    assert.deepEqual(tileQuery(tile), [
+      ['url', ds(name)],
+      ['rescale', '0,1000'],
+      ['tilesize', '512'],
+    ]);
     // fill the template with the dataset's first tile at minzoom: a 512×512 image
     const ts = await server.getJson<TileSet>(`/cog/tiles/WebMercatorQuad?url=${q(ds(name))}`);
     const l = ts.body.tileMatrixSetLimits[0]!;
@@ -177,10 +189,16 @@ describe('/cog TileJSON', () => {
     const base = `/cog/WebMercatorQuad/tilejson.json?url=${q(ds('rgb_uint8_utm.tif'))}`;
     for (const size of [64, 256, 1024, 4096]) {
       const tj = (await server.getJson<TileJson>(`${base}&tilesize=${size}`)).body;
-      assert.deepEqual(tileQuery(tj.tiles[0]!), [['url', ds('rgb_uint8_utm.tif')], ['tilesize', String(size)]]);
+      assert.deepEqual(tileQuery(tj.tiles[0]!), [
+        ['url', ds('rgb_uint8_utm.tif')],
+        ['tilesize', String(size)],
+      ]);
     }
     const tj = (await server.getJson<TileJson>(`${base}&TileSize=256`)).body;
-    assert.deepEqual(tileQuery(tj.tiles[0]!).slice(-2), [['TileSize', '256'], ['tilesize', '512']]);
+    assert.deepEqual(tileQuery(tj.tiles[0]!).slice(-2), [
+      ['TileSize', '256'],
+      ['tilesize', '512'],
+    ]);
     for (const bad of ['0', '32', '63', '4097', '8192', '-256', '256.5', 'big']) {
       const r = await server.getJson<{ detail: Array<{ loc: unknown[] }> }>(`${base}&tilesize=${bad}`);
       assert.equal(r.status, 422, `tilesize=${bad}`);
@@ -237,7 +255,8 @@ describe('/cog TileJSON', () => {
     assert.deepEqual(JSON.parse(params.get('colormap')!), JSON.parse(colormap));
     const ts = await server.getJson<TileSet>(`/cog/tiles/WebMercatorQuad?url=${q(file)}`);
     const l = ts.body.tileMatrixSetLimits[ts.body.tileMatrixSetLimits.length - 1]!;
-    const x = Math.floor((l.minTileCol + l.maxTileCol) / 2), y = Math.floor((l.minTileRow + l.maxTileRow) / 2);
+    const x = Math.floor((l.minTileCol + l.maxTileCol) / 2),
+      y = Math.floor((l.minTileRow + l.maxTileRow) / 2);
     const r = await fetch(tj.tiles[0]!.replace('{z}', l.tileMatrix).replace('{x}', String(x)).replace('{y}', String(y)));
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'image/png');
@@ -271,7 +290,11 @@ describe('/cog TileJSON', () => {
     const d = await server.getJson<TileJson>(`/cog/WorldCRS84Quad/tilejson.json?url=${q(file)}&rescale=0,255`);
     assert.equal(c.status, 200);
     assert.deepEqual(c.body, d.body);
-    assert.deepEqual(tileQuery(c.body.tiles[0]!), [['url', file], ['rescale', '0,255'], ['tilesize', '512']]);
+    assert.deepEqual(tileQuery(c.body.tiles[0]!), [
+      ['url', file],
+      ['rescale', '0,255'],
+      ['tilesize', '512'],
+    ]);
     assert.equal((await server.get(`/cog/WorldCRS84Quad/tilejson.json?url=${q(file)}`)).status, 200);
   });
 

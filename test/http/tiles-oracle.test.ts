@@ -59,7 +59,8 @@ function decodeOracle(buf: Buffer, t: OracleTile, dtype: string): Tile {
   if (ints instanceof BigUint64Array) {
     for (let b = 0; b < t.bands; b++) {
       for (let i = w; i < n; i++) ints[b * n + i] = BigInt.asUintN(64, ints[b * n + i] + ints[b * n + i - w]);
-      for (let r = 0; r < w; r++) for (let c = 1; c < w; c++) ints[b * n + r * w + c] = BigInt.asUintN(64, ints[b * n + r * w + c] + ints[b * n + r * w + c - 1]);
+      for (let r = 0; r < w; r++)
+        for (let c = 1; c < w; c++) ints[b * n + r * w + c] = BigInt.asUintN(64, ints[b * n + r * w + c] + ints[b * n + r * w + c - 1]);
     }
   } else {
     for (let b = 0; b < t.bands; b++) {
@@ -76,16 +77,27 @@ function decodeOracle(buf: Buffer, t: OracleTile, dtype: string): Tile {
   return { bands, valid, size: w };
 }
 
-function view(buffer: ArrayBufferLike, dtype: string): Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array {
+function view(
+  buffer: ArrayBufferLike,
+  dtype: string,
+): Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array {
   switch (dtype) {
-    case 'uint8': return new Uint8Array(buffer);
-    case 'int8': return new Int8Array(buffer);
-    case 'uint16': return new Uint16Array(buffer);
-    case 'int16': return new Int16Array(buffer);
-    case 'uint32': return new Uint32Array(buffer);
-    case 'int32': return new Int32Array(buffer);
-    case 'float32': return new Float32Array(buffer);
-    default: return new Float64Array(buffer);
+    case 'uint8':
+      return new Uint8Array(buffer);
+    case 'int8':
+      return new Int8Array(buffer);
+    case 'uint16':
+      return new Uint16Array(buffer);
+    case 'int16':
+      return new Int16Array(buffer);
+    case 'uint32':
+      return new Uint32Array(buffer);
+    case 'int32':
+      return new Int32Array(buffer);
+    case 'float32':
+      return new Float32Array(buffer);
+    default:
+      return new Float64Array(buffer);
   }
 }
 
@@ -108,7 +120,11 @@ function parseNpy(buf: Buffer): { shape: number[]; dtype: string; bands: Samples
   const headerLen = buf.readUInt16LE(8);
   const header = buf.subarray(10, 10 + headerLen).toString('latin1');
   const descr = /'descr': '([^']+)'/.exec(header)![1];
-  const shape = /'shape': \(([^)]*)\)/.exec(header)![1].split(',').filter((s) => s.trim()).map(Number);
+  const shape = /'shape': \(([^)]*)\)/
+    .exec(header)![1]
+    .split(',')
+    .filter((s) => s.trim())
+    .map(Number);
   const dtype = { '|u1': 'uint8', '|i1': 'int8', '<u2': 'uint16', '<i2': 'int16', '<u4': 'uint32', '<i4': 'int32', '<f4': 'float32', '<f8': 'float64' }[descr]!;
   const body = Uint8Array.prototype.slice.call(buf, 10 + headerLen);
   const all = view(body.buffer, dtype);

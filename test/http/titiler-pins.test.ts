@@ -77,7 +77,15 @@ describe('TiTiler test pins on the upstream fixtures', { skip }, () => {
       properties: {},
       geometry: {
         type: 'Polygon',
-        coordinates: [[[-56.4, 72.8], [-55.5, 72.8], [-55.5, 73.3], [-56.4, 73.3], [-56.4, 72.8]]],
+        coordinates: [
+          [
+            [-56.4, 72.8],
+            [-55.5, 72.8],
+            [-55.5, 73.3],
+            [-56.4, 73.3],
+            [-56.4, 72.8],
+          ],
+        ],
       },
     };
     const r = await server.post(`/cog/statistics?url=${cog}&categorical=true&max_size=1024`, feature);
@@ -90,11 +98,17 @@ describe('TiTiler test pins on the upstream fixtures', { skip }, () => {
     const list = await server.getJson<{ tilesets: unknown[] }>(`/cog/tiles?url=${cog}`);
     assert.equal(list.body.tilesets.length, 13);
     const ts = await server.getJson<{ tileMatrixSetLimits: Array<{ tileMatrix: string }> }>(`/cog/tiles/WebMercatorQuad?url=${cog}`);
-    assert.deepEqual(ts.body.tileMatrixSetLimits.map((l) => l.tileMatrix), ['5', '6', '7', '8', '9']);
+    assert.deepEqual(
+      ts.body.tileMatrixSetLimits.map((l) => l.tileMatrix),
+      ['5', '6', '7', '8', '9'],
+    );
   });
 
   it('/cog/info equals the derived values for every upstream fixture we can read', async () => {
-    const lines = readFileSync(DERIVED, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Derived);
+    const lines = readFileSync(DERIVED, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Derived);
     let checked = 0;
     // The first entries describe titiler's fixtures, the rest (from blue.tif on) rio-tiler's.
     const firstRio = lines.findIndex((d) => d.file === 'blue.tif');

@@ -122,7 +122,22 @@ describe('422 validation errors', () => {
   });
 
   it('a body that is not a Feature or FeatureCollection', async () => {
-    for (const body of [{ type: 'Point', coordinates: [0, 0] }, [1, 2], { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 1]]] } }]) {
+    for (const body of [
+      { type: 'Point', coordinates: [0, 0] },
+      [1, 2],
+      {
+        type: 'Feature',
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+            ],
+          ],
+        },
+      },
+    ]) {
       const r = await server.post(`/cog/statistics?url=${url}`, body);
       assert.equal(r.status, 422, JSON.stringify(body));
       const parsed = (await r.json()) as { detail: Issue[] };
@@ -156,10 +171,7 @@ describe('422 validation errors', () => {
 
   it('reports every failing field at once', async () => {
     const issues = await expect422('/cog/statistics?max_size=x&categorical=maybe');
-    assert.deepEqual(
-      issues.map((i) => i.loc.join('.')).sort(),
-      ['query.categorical', 'query.max_size', 'query.url'],
-    );
+    assert.deepEqual(issues.map((i) => i.loc.join('.')).sort(), ['query.categorical', 'query.max_size', 'query.url']);
   });
 
   it('422 responses carry Cache-Control like TiTiler', async () => {

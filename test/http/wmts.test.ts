@@ -228,7 +228,10 @@ describe('/cog/WMTSCapabilities.xml', () => {
     // GetCapabilities and GetTile, RESTful, pointing at the request URL (XML-escaped in the raw text)
     const requestUrl = `${server.url}/cog/WMTSCapabilities.xml?${query}`;
     const ops = kids(kid(c.root, 'ows:OperationsMetadata'), 'ows:Operation');
-    assert.deepEqual(ops.map((o) => o.attrs['name']), ['GetCapabilities', 'GetTile']);
+    assert.deepEqual(
+      ops.map((o) => o.attrs['name']),
+      ['GetCapabilities', 'GetTile'],
+    );
     for (const o of ops) {
       const get = kid(kid(kid(o, 'ows:DCP'), 'ows:HTTP'), 'ows:Get');
       assert.equal(get.attrs['xlink:href'], requestUrl);
@@ -254,7 +257,9 @@ describe('/cog/WMTSCapabilities.xml', () => {
         const bbox = kid(layer, 'ows:WGS84BoundingBox');
         assert.equal(bbox.attrs['crs'], 'urn:ogc:def:crs:OGC:2:84');
         const corners = [...textOf(bbox, 'ows:LowerCorner').split(' '), ...textOf(bbox, 'ows:UpperCorner').split(' ')].map(Number);
-        expected.files[name]!.wgs84_bounds.forEach((v, i) => assert.ok(Math.abs(corners[i]! - v) < 1e-7, `${name} ${tms} bbox ${corners} vs ${expected.files[name]!.wgs84_bounds}`));
+        expected.files[name]!.wgs84_bounds.forEach((v, i) =>
+          assert.ok(Math.abs(corners[i]! - v) < 1e-7, `${name} ${tms} bbox ${corners} vs ${expected.files[name]!.wgs84_bounds}`),
+        );
         const style = kid(layer, 'Style');
         assert.equal(style.attrs['isDefault'], 'true');
         assert.equal(textOf(style, 'ows:Identifier'), 'default');
@@ -276,11 +281,19 @@ describe('/cog/WMTSCapabilities.xml', () => {
       assert.deepEqual(layerLimits(all.layers[k]!), ts.body.tileMatrixSetLimits, tms);
       // zoom 0 only where the TMS defines it (UTM31WGS84Quad starts at 1)
       const first = Number((await server.getJson<{ tileMatrices: Array<{ id: string }> }>(`/tileMatrixSets/${tms}`)).body.tileMatrices[0]!.id);
-      assert.deepEqual(layerLimits(all.layers[k]!).map((l) => l.tileMatrix), ['0', '1'].filter((z) => Number(z) >= first), tms);
+      assert.deepEqual(
+        layerLimits(all.layers[k]!).map((l) => l.tileMatrix),
+        ['0', '1'].filter((z) => Number(z) >= first),
+        tms,
+      );
     }
-    const wmq = TMS_IDS.indexOf('WebMercatorQuad'), crs84 = TMS_IDS.indexOf('WorldCRS84Quad');
+    const wmq = TMS_IDS.indexOf('WebMercatorQuad'),
+      crs84 = TMS_IDS.indexOf('WorldCRS84Quad');
     const one = await capabilities(`url=${q(file)}&zooms=${q('WebMercatorQuad::0,1')}`);
-    assert.deepEqual(layerLimits(one.layers[wmq]!).map((l) => l.tileMatrix), ['0', '1']);
+    assert.deepEqual(
+      layerLimits(one.layers[wmq]!).map((l) => l.tileMatrix),
+      ['0', '1'],
+    );
     assert.deepEqual(layerLimits(one.layers[crs84]!), layerLimits(dflt.layers[crs84]!));
     // the whole-world zoom 0/1 tiles of WebMercatorQuad (1×1 and 2×2 matrices), this dataset in the north-east quadrant
     assert.deepEqual(layerLimits(one.layers[wmq]!), [
@@ -289,8 +302,14 @@ describe('/cog/WMTSCapabilities.xml', () => {
     ]);
     // several: a TMS key wins over `*`
     const two = await capabilities(`url=${q(file)}&zooms=${q('*::2,2')}&zooms=${q('WorldCRS84Quad::3,4')}`);
-    assert.deepEqual(layerLimits(two.layers[wmq]!).map((l) => l.tileMatrix), ['2']);
-    assert.deepEqual(layerLimits(two.layers[crs84]!).map((l) => l.tileMatrix), ['3', '4']);
+    assert.deepEqual(
+      layerLimits(two.layers[wmq]!).map((l) => l.tileMatrix),
+      ['2'],
+    );
+    assert.deepEqual(
+      layerLimits(two.layers[crs84]!).map((l) => l.tileMatrix),
+      ['3', '4'],
+    );
     for (const bad of ['WebMercatorQuad:0,1', '*::a,b', 'WebMercatorQuad::0', 'Web-Mercator::0,1', '::0,1']) {
       const r = await server.getJson<{ detail: Array<{ loc: unknown[] }> }>(`/cog/WMTSCapabilities.xml?url=${q(file)}&zooms=${q(bad)}`);
       assert.equal(r.status, 422, bad);
@@ -318,7 +337,8 @@ describe('/cog/WMTSCapabilities.xml', () => {
     for (const tms of ['WebMercatorQuad', 'WorldCRS84Quad', 'WGS1984Quad', 'WorldMercatorWGS84Quad']) {
       const layer = c.layers[TMS_IDS.indexOf(tms)]!;
       for (const l of layerLimits(layer)) {
-        const col = Math.floor((l.minTileCol + l.maxTileCol) / 2), row = Math.floor((l.minTileRow + l.maxTileRow) / 2);
+        const col = Math.floor((l.minTileCol + l.maxTileCol) / 2),
+          row = Math.floor((l.minTileRow + l.maxTileRow) / 2);
         const url = template(layer).replace('{TileMatrix}', l.tileMatrix).replace('{TileCol}', String(col)).replace('{TileRow}', String(row));
         const r = await fetch(url);
         assert.equal(r.status, 200, url);
@@ -328,7 +348,11 @@ describe('/cog/WMTSCapabilities.xml', () => {
       }
     }
     // tile_format picks extension and media type
-    for (const [fmt, media] of [['jpeg', 'image/jpeg'], ['webp', 'image/webp'], ['tif', 'image/tiff; application=geotiff']] as const) {
+    for (const [fmt, media] of [
+      ['jpeg', 'image/jpeg'],
+      ['webp', 'image/webp'],
+      ['tif', 'image/tiff; application=geotiff'],
+    ] as const) {
       const d = await capabilities(`url=${q(file)}&tile_format=${fmt}`);
       const layer = d.layers[TMS_IDS.indexOf('WebMercatorQuad')]!;
       assert.equal(textOf(layer, 'Format'), media);
@@ -340,10 +364,13 @@ describe('/cog/WMTSCapabilities.xml', () => {
   it('tilesize cannot be set: accepted in the query but not passed to the tiles; WMTS keys are not copied either', async () => {
     const file = ds('rgb_uint8_utm.tif');
     const plain = await capabilities(`url=${q(file)}`);
-    const c = await capabilities(`url=${q(file)}&tilesize=512&SERVICE=WMTS&Request=GetCapabilities&acceptversions=1.0.0&use_epsg=false&tile_format=png&zooms=${q('UTM31WGS84Quad::1,2')}`);
+    const c = await capabilities(
+      `url=${q(file)}&tilesize=512&SERVICE=WMTS&Request=GetCapabilities&acceptversions=1.0.0&use_epsg=false&tile_format=png&zooms=${q('UTM31WGS84Quad::1,2')}`,
+    );
     for (const [k, layer] of c.layers.entries()) {
       const keys = [...new URLSearchParams(template(layer).split('?')[1]!).keys()].map((key) => key.toLowerCase());
-      for (const key of ['tilesize', 'service', 'request', 'acceptversions', 'use_epsg', 'tile_format', 'zooms']) assert.ok(!keys.includes(key), template(layer));
+      for (const key of ['tilesize', 'service', 'request', 'acceptversions', 'use_epsg', 'tile_format', 'zooms'])
+        assert.ok(!keys.includes(key), template(layer));
       assert.equal(template(layer), template(plain.layers[k]!));
     }
   });
@@ -355,7 +382,10 @@ describe('/cog/WMTSCapabilities.xml', () => {
     // §13.1 pins
     assert.ok(c.raw.includes('<ows:SupportedCRS>http://www.opengis.net/def/crs/EPSG/0/3857</ows:SupportedCRS>'));
     assert.ok(e.raw.includes('<ows:SupportedCRS>EPSG:3857</ows:SupportedCRS>'));
-    assert.deepEqual(c.sets.map((s) => textOf(s, 'ows:Identifier')), TMS_IDS);
+    assert.deepEqual(
+      c.sets.map((s) => textOf(s, 'ows:Identifier')),
+      TMS_IDS,
+    );
     for (const [k, tms] of TMS_IDS.entries()) {
       const doc = await server.getJson<{ crs: string }>(`/tileMatrixSets/${tms}`);
       assert.equal(textOf(c.sets[k]!, 'ows:SupportedCRS'), doc.body.crs, tms);
@@ -369,7 +399,17 @@ describe('/cog/WMTSCapabilities.xml', () => {
   it('every TileMatrixSet with all its matrices, as /tileMatrixSets/{id} defines them', async () => {
     const c = await capabilities(`url=${q(ds('rgb_uint8_utm.tif'))}`);
     for (const [k, tms] of TMS_IDS.entries()) {
-      const doc = await server.getJson<{ tileMatrices: Array<{ id: string; scaleDenominator: number; pointOfOrigin: number[]; tileWidth: number; tileHeight: number; matrixWidth: number; matrixHeight: number }> }>(`/tileMatrixSets/${tms}`);
+      const doc = await server.getJson<{
+        tileMatrices: Array<{
+          id: string;
+          scaleDenominator: number;
+          pointOfOrigin: number[];
+          tileWidth: number;
+          tileHeight: number;
+          matrixWidth: number;
+          matrixHeight: number;
+        }>;
+      }>(`/tileMatrixSets/${tms}`);
       const matrices = kids(c.sets[k]!, 'TileMatrix');
       assert.equal(matrices.length, doc.body.tileMatrices.length, tms);
       for (const [j, m] of doc.body.tileMatrices.entries()) {

@@ -55,8 +55,15 @@ describe('batches', () => {
       assert.equal(listeners(parent.signal), 1, 'linked to the caller while consumed');
       seen.push(b);
     }
-    assert.deepEqual(seen.map((b) => b.items), [[1, 2], [3, 4], [5]], 'concurrency floored to 2');
-    assert.ok(seen.every((b) => b.signal.aborted), 'every batch signal aborted afterwards');
+    assert.deepEqual(
+      seen.map((b) => b.items),
+      [[1, 2], [3, 4], [5]],
+      'concurrency floored to 2',
+    );
+    assert.ok(
+      seen.every((b) => b.signal.aborted),
+      'every batch signal aborted afterwards',
+    );
     assert.equal(listeners(parent.signal), 0, 'no listener left on the caller signal');
   });
 
@@ -113,16 +120,37 @@ describe('batches', () => {
 describe('no listener left on the caller signal', () => {
   it('mosaicRead, readEach and readAssetsConcurrently', async () => {
     const parent = new AbortController();
-    const image = await mosaicRead([1, 2, 3], async () => ({
-      width: 1, height: 1, dtype: 'uint8' as const, bands: [Uint8Array.of(1)], masks: [Uint8Array.of(255)],
-      bounds: [0, 0, 1, 1] as [number, number, number, number], crs: (await import('../../src/geo/crs.ts')).WGS84,
-      bandNames: ['b1'], bandDescriptions: ['b1'], nodata: null, scales: [1], offsets: [0],
-    }), { method: createPixelSelection('first'), concurrency: 2, signal: parent.signal });
+    const image = await mosaicRead(
+      [1, 2, 3],
+      async () => ({
+        width: 1,
+        height: 1,
+        dtype: 'uint8' as const,
+        bands: [Uint8Array.of(1)],
+        masks: [Uint8Array.of(255)],
+        bounds: [0, 0, 1, 1] as [number, number, number, number],
+        crs: (await import('../../src/geo/crs.ts')).WGS84,
+        bandNames: ['b1'],
+        bandDescriptions: ['b1'],
+        nodata: null,
+        scales: [1],
+        offsets: [0],
+      }),
+      { method: createPixelSelection('first'), concurrency: 2, signal: parent.signal },
+    );
     assert.equal(image.used.length, 1, 'first stopped after one item');
     assert.equal(listeners(parent.signal), 0, 'mosaicRead');
-    assert.deepEqual(await readEach([1, 2, 3], async (n) => n * 2, { concurrency: 2, signal: parent.signal }), [1, 2, 3].map((n) => ({ item: n, value: n * 2 })), 'readEach values');
+    assert.deepEqual(
+      await readEach([1, 2, 3], async (n) => n * 2, { concurrency: 2, signal: parent.signal }),
+      [1, 2, 3].map((n) => ({ item: n, value: n * 2 })),
+      'readEach values',
+    );
     assert.equal(listeners(parent.signal), 0, 'readEach');
-    assert.deepEqual(await readAssetsConcurrently([{ asset: { name: 'a' } }, { asset: { name: 'b' } }], parent.signal, async (a) => a.asset.name), ['a', 'b'], 'read-assets values');
+    assert.deepEqual(
+      await readAssetsConcurrently([{ asset: { name: 'a' } }, { asset: { name: 'b' } }], parent.signal, async (a) => a.asset.name),
+      ['a', 'b'],
+      'read-assets values',
+    );
     assert.equal(listeners(parent.signal), 0, 'readAssetsConcurrently');
   });
 
@@ -142,10 +170,18 @@ describe('no listener left on the caller signal', () => {
       bounds: [-180, -90, 180, 90],
     });
     const tms = getTileMatrixSet('WebMercatorQuad');
-    await assert.rejects(reader.tile(tms, 0, 0, 1, {}, parent.signal), (e: unknown) => e instanceof RastileError && e.kind === 'NoData' && /No assets found for tile 1-0-0/.test(e.message), 'empty search → NoData');
+    await assert.rejects(
+      reader.tile(tms, 0, 0, 1, {}, parent.signal),
+      (e: unknown) => e instanceof RastileError && e.kind === 'NoData' && /No assets found for tile 1-0-0/.test(e.message),
+      'empty search → NoData',
+    );
     assert.equal(searchSignal?.aborted, true, 'the search signal is aborted when the read ends');
     assert.equal(listeners(parent.signal), 0, 'tile: no listener left');
-    await assert.rejects(reader.pointEach(10, 10, tms.crs, {}, parent.signal), (e: unknown) => e instanceof RastileError && e.kind === 'NoData', 'point: NoData');
+    await assert.rejects(
+      reader.pointEach(10, 10, tms.crs, {}, parent.signal),
+      (e: unknown) => e instanceof RastileError && e.kind === 'NoData',
+      'point: NoData',
+    );
     assert.equal(listeners(parent.signal), 0, 'point: no listener left');
   });
 });

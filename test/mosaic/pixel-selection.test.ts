@@ -52,7 +52,11 @@ const valid = (r: ImageData, b = 0) => Array.from(r.masks[b], (v) => (v ? 1 : 0)
 
 describe('pixel selection methods', () => {
   it('lists the nine methods of rio-tiler', () => {
-    assert.deepEqual([...PIXEL_SELECTION_METHODS].sort(), ['count', 'first', 'highest', 'lastbandhigh', 'lastbandlow', 'lowest', 'mean', 'median', 'stdev'], 'method names');
+    assert.deepEqual(
+      [...PIXEL_SELECTION_METHODS].sort(),
+      ['count', 'first', 'highest', 'lastbandhigh', 'lastbandlow', 'lowest', 'mean', 'median', 'stdev'],
+      'method names',
+    );
   });
 
   it('first keeps the first valid value and stops once every pixel is valid', () => {
@@ -106,7 +110,10 @@ describe('pixel selection methods', () => {
     // median: p0 median(10,5,7)=7; p1 (20+25)/2=22.5→22; p2 42.5→42; p3 60
     const median = run('median', [A, B, C]);
     assert.deepEqual(values(median), [7, 22, 42, 60], 'median values');
-    const fmed = run('median', [A, B, C].map((i) => ({ ...i, dtype: 'float32' as const, bands: i.bands.map((b) => Float32Array.from(b)) })));
+    const fmed = run(
+      'median',
+      [A, B, C].map((i) => ({ ...i, dtype: 'float32' as const, bands: i.bands.map((b) => Float32Array.from(b)) })),
+    );
     assert.deepEqual(values(fmed), [7, 22.5, 42.5, 60], 'float median keeps halves');
   });
 
@@ -139,8 +146,26 @@ describe('pixel selection methods', () => {
 
   it('lastbandhigh and lastbandlow decide on the last band and drop it', () => {
     // band 1 = data, band 2 = decision (e.g. NDVI or -cloud)
-    const x = img([[1, 2, 3, 4], [5, 5, 5, 5]], [[1, 1, 1, 1], [1, 1, 1, 1]]);
-    const y = img([[10, 20, 30, 40], [9, 1, 9, 1]], [[1, 1, 0, 1], [1, 1, 0, 1]]);
+    const x = img(
+      [
+        [1, 2, 3, 4],
+        [5, 5, 5, 5],
+      ],
+      [
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+      ],
+    );
+    const y = img(
+      [
+        [10, 20, 30, 40],
+        [9, 1, 9, 1],
+      ],
+      [
+        [1, 1, 0, 1],
+        [1, 1, 0, 1],
+      ],
+    );
     const hi = run('lastbandhigh', [x, y]);
     assert.equal(hi.bands.length, 1, 'last band dropped');
     // y wins where its last band 9 > 5 and y valid: p0 yes; p2 y masked → x
@@ -148,7 +173,11 @@ describe('pixel selection methods', () => {
     const lo = run('lastbandlow', [x, y]);
     assert.deepEqual(values(lo), [1, 20, 3, 40], 'lastbandlow values');
     assert.deepEqual(lo.bandDescriptions, ['desc1'], 'descriptions of the kept bands');
-    assert.throws(() => run('lastbandhigh', [A]), (e: unknown) => e instanceof RastileError && e.kind === 'BadRequest', 'one band is not enough');
+    assert.throws(
+      () => run('lastbandhigh', [A]),
+      (e: unknown) => e instanceof RastileError && e.kind === 'BadRequest',
+      'one band is not enough',
+    );
   });
 
   it('promotes the dtype when a later item is wider (numpy.where)', () => {
@@ -162,7 +191,23 @@ describe('pixel selection methods', () => {
   it('rejects items with another band count', () => {
     const m = createPixelSelection('first');
     m.feed(A);
-    assert.throws(() => m.feed(img([[1, 1, 1, 1], [2, 2, 2, 2]], [[1, 1, 1, 1], [1, 1, 1, 1]])), /same number of bands/, 'band count');
+    assert.throws(
+      () =>
+        m.feed(
+          img(
+            [
+              [1, 1, 1, 1],
+              [2, 2, 2, 2],
+            ],
+            [
+              [1, 1, 1, 1],
+              [1, 1, 1, 1],
+            ],
+          ),
+        ),
+      /same number of bands/,
+      'band count',
+    );
   });
 });
 
@@ -170,7 +215,11 @@ describe('mosaicRead', () => {
   const outside = () => Promise.reject(new RastileError('TileOutsideBounds', 'outside'));
 
   it('skips items outside, feeds in item order and reports the items used', async () => {
-    const images = new Map<string, ImageData | null>([['a', null], ['b', B], ['c', C]]);
+    const images = new Map<string, ImageData | null>([
+      ['a', null],
+      ['b', B],
+      ['c', C],
+    ]);
     const r = await mosaicRead(['a', 'b', 'c'], (k) => (images.get(k) ? Promise.resolve(images.get(k)!) : outside()), {
       method: createPixelSelection('highest'),
       concurrency: 2,
@@ -189,10 +238,14 @@ describe('mosaicRead', () => {
         yield k;
       }
     }
-    const r = await mosaicRead(items(), async (k) => {
-      read.push(k);
-      return k === 'a' ? A : full;
-    }, { method: createPixelSelection('first'), concurrency: 1 });
+    const r = await mosaicRead(
+      items(),
+      async (k) => {
+        read.push(k);
+        return k === 'a' ? A : full;
+      },
+      { method: createPixelSelection('first'), concurrency: 1 },
+    );
     assert.deepEqual(read, ['a', 'b'], 'only two reads');
     assert.deepEqual(r.used, ['a', 'b'], 'used');
     assert.equal(pulled, 2, 'no third item pulled from the source');
@@ -201,40 +254,82 @@ describe('mosaicRead', () => {
 
   it('uses the cutline for the early exit of features', async () => {
     const read: string[] = [];
-    await mosaicRead(['a', 'b', 'c'], async (k) => {
-      read.push(k);
-      return k === 'a' ? A : B;
-    }, { method: createPixelSelection('first'), concurrency: 1, cutline: () => Uint8Array.from([255, 255, 255, 0]) });
+    await mosaicRead(
+      ['a', 'b', 'c'],
+      async (k) => {
+        read.push(k);
+        return k === 'a' ? A : B;
+      },
+      { method: createPixelSelection('first'), concurrency: 1, cutline: () => Uint8Array.from([255, 255, 255, 0]) },
+    );
     assert.deepEqual(read, ['a', 'b'], 'pixel 3 is outside the cutline');
   });
 
   it('resizes later images to the first size', async () => {
-    const big: ImageData = { ...img([[0, 0, 0, 0]], [[1, 1, 1, 1]]), width: 4, height: 1, bands: [Uint16Array.from([1, 2, 3, 4])], masks: [new Uint8Array(4).fill(255)] };
-    const small: ImageData = { ...img([[0, 0, 0, 0]], [[1, 1, 1, 1]]), width: 2, height: 1, bands: [Uint16Array.from([7, 8])], masks: [new Uint8Array(2).fill(255)] };
+    const big: ImageData = {
+      ...img([[0, 0, 0, 0]], [[1, 1, 1, 1]]),
+      width: 4,
+      height: 1,
+      bands: [Uint16Array.from([1, 2, 3, 4])],
+      masks: [new Uint8Array(4).fill(255)],
+    };
+    const small: ImageData = {
+      ...img([[0, 0, 0, 0]], [[1, 1, 1, 1]]),
+      width: 2,
+      height: 1,
+      bands: [Uint16Array.from([7, 8])],
+      masks: [new Uint8Array(2).fill(255)],
+    };
     const r = await mosaicRead([small, big], async (i) => i, { method: createPixelSelection('highest'), concurrency: 2 });
     assert.equal(r.image.width, 2, 'width of the first');
     assert.deepEqual(values(r.image), [7, 8], 'big resized with nearest: [1,3] or [2,4] both lower');
   });
 
   it('NoData when there is no item, and when every item is outside', async () => {
-    await assert.rejects(mosaicRead([], async () => A, { method: createPixelSelection('first'), concurrency: 2, what: 'tile 1-2-3' }), (e: unknown) => e instanceof RastileError && e.kind === 'NoData' && /tile 1-2-3/.test(e.message), 'no item');
-    await assert.rejects(mosaicRead(['a'], outside, { method: createPixelSelection('first'), concurrency: 2 }), (e: unknown) => e instanceof RastileError && e.kind === 'NoData', 'all outside');
+    await assert.rejects(
+      mosaicRead([], async () => A, { method: createPixelSelection('first'), concurrency: 2, what: 'tile 1-2-3' }),
+      (e: unknown) => e instanceof RastileError && e.kind === 'NoData' && /tile 1-2-3/.test(e.message),
+      'no item',
+    );
+    await assert.rejects(
+      mosaicRead(['a'], outside, { method: createPixelSelection('first'), concurrency: 2 }),
+      (e: unknown) => e instanceof RastileError && e.kind === 'NoData',
+      'all outside',
+    );
   });
 
   it('propagates other errors', async () => {
     await assert.rejects(
-      mosaicRead(['a', 'b'], (k) => (k === 'b' ? Promise.reject(new RastileError('UpstreamError', 'boom')) : Promise.resolve(A)), { method: createPixelSelection('mean'), concurrency: 2 }),
+      mosaicRead(['a', 'b'], (k) => (k === 'b' ? Promise.reject(new RastileError('UpstreamError', 'boom')) : Promise.resolve(A)), {
+        method: createPixelSelection('mean'),
+        concurrency: 2,
+      }),
       (e: unknown) => e instanceof RastileError && e.kind === 'UpstreamError',
       'upstream error kept',
     );
   });
 
   it('readEach keeps the items with data, in order', async () => {
-    const r = await readEach(['a', 'b', 'c'], async (k) => {
-      if (k === 'b') throw new RastileError('PointOutsideBounds', 'no');
-      return k.toUpperCase();
-    }, { concurrency: 2 });
-    assert.deepEqual(r, [{ item: 'a', value: 'A' }, { item: 'c', value: 'C' }], 'entries');
-    await assert.rejects(readEach([], async () => 1, { concurrency: 1 }), (e: unknown) => e instanceof RastileError && e.kind === 'NoData', 'none');
+    const r = await readEach(
+      ['a', 'b', 'c'],
+      async (k) => {
+        if (k === 'b') throw new RastileError('PointOutsideBounds', 'no');
+        return k.toUpperCase();
+      },
+      { concurrency: 2 },
+    );
+    assert.deepEqual(
+      r,
+      [
+        { item: 'a', value: 'A' },
+        { item: 'c', value: 'C' },
+      ],
+      'entries',
+    );
+    await assert.rejects(
+      readEach([], async () => 1, { concurrency: 1 }),
+      (e: unknown) => e instanceof RastileError && e.kind === 'NoData',
+      'none',
+    );
   });
 });

@@ -69,23 +69,38 @@ test('cover_scale 1 equals the all-touched mask', () => {
   const g = poly([0.3, 0.2, 8.7, 1.1, 5.2, 9.4]);
   const mask = rasterizeAllTouched(g, 10, 10);
   const cov = coverageFractions(g, 10, 10, 1);
-  assert.deepEqual(Array.from(cov), Array.from(mask, (v) => v / 255));
+  assert.deepEqual(
+    Array.from(cov),
+    Array.from(mask, (v) => v / 255),
+  );
 });
 
 test('geometry far outside, huge or non-finite coordinates terminate and burn nothing outside', () => {
   const far = poly([1e300, 1e300, 2e300, 1e300, 2e300, 2e300]);
-  assert.equal(rasterizeAllTouched(far, 8, 8).reduce((a, b) => a + b, 0), 0);
+  assert.equal(
+    rasterizeAllTouched(far, 8, 8).reduce((a, b) => a + b, 0),
+    0,
+  );
   const huge = poly([-1e300, -1e300, 1e300, -1e300, 1e300, 1e300, -1e300, 1e300]);
   assert.ok(rasterizeAllTouched(huge, 8, 8).every((v) => v === 255));
   const bad = poly([0, 0, NaN, 3, 5, Infinity, 4, 4]);
   rasterizeAllTouched(bad, 8, 8);
   const steep: PixelGeometry = { polygons: [], lines: [Float64Array.from([1.0, 0.5, 1.02, 1e12])], points: new Float64Array(0) };
   const m = rasterizeAllTouched(steep, 4, 4);
-  assert.deepEqual([...m.keys()].filter((i) => m[i]), [1, 5, 9, 13]);
+  assert.deepEqual(
+    [...m.keys()].filter((i) => m[i]),
+    [1, 5, 9, 13],
+  );
 });
 
 test('empty geometry gives an empty mask', () => {
   const g: PixelGeometry = { polygons: [], lines: [], points: new Float64Array(0) };
-  assert.equal(rasterizeAllTouched(g, 3, 3).reduce((a, b) => a + b, 0), 0);
-  assert.equal(coverageFractions(g, 3, 3, 10).reduce((a, b) => a + b, 0), 0);
+  assert.equal(
+    rasterizeAllTouched(g, 3, 3).reduce((a, b) => a + b, 0),
+    0,
+  );
+  assert.equal(
+    coverageFractions(g, 3, 3, 10).reduce((a, b) => a + b, 0),
+    0,
+  );
 });

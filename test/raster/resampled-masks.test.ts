@@ -72,7 +72,10 @@ describe('masks of resampled reads', () => {
 
   it('resampleKernel refuses nearest (nearest reads use nearestIndexes)', () => {
     const win = { col: 0, row: 0, width: 2, height: 2 };
-    assert.throws(() => resampleKernel(new Uint8Array(4), 2, 2, win, 1, 1, 'nearest', null, 'uint8', 0), { kind: 'Internal', message: 'resampleKernel: nearest reads sample with nearestIndexes (sample-index.ts)' });
+    assert.throws(() => resampleKernel(new Uint8Array(4), 2, 2, win, 1, 1, 'nearest', null, 'uint8', 0), {
+      kind: 'Internal',
+      message: 'resampleKernel: nearest reads sample with nearestIndexes (sample-index.ts)',
+    });
   });
 
   it('window and warped reads of a masked GeoTIFF (rgb_mask_2056.tif) give 0/255 masks', async () => {
@@ -91,7 +94,10 @@ describe('masks of resampled reads', () => {
     for (const resampling of ['bilinear', 'average', 'cubic'] as const) {
       const window = await reader.preview({ maxSize: 77, resampling });
       const warped = await reader.preview({ maxSize: 77, resampling, reproject: 'bilinear', dstCrs: WGS84 });
-      for (const [label, img] of [['window', window], ['warped', warped]] as const) {
+      for (const [label, img] of [
+        ['window', window],
+        ['warped', warped],
+      ] as const) {
         for (const m of img.masks) assert.deepEqual(distinct(m), [0, 255], `${label} ${resampling}`);
       }
     }

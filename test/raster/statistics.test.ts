@@ -70,11 +70,10 @@ test('pinned example: weights [0.5, 0, 1, 0.25] on [1, 2, 3, 4]', () => {
 });
 
 test('pinned example: 3x3 with centre-weighted coverage', () => {
-  const s = bandStatistics(
-    new Int32Array([1, 2, 3, 4, 5, 6, 7, 8, 9]),
-    new Uint8Array(9).fill(255),
-    { coverage: new Float32Array([0.25, 0.5, 0.25, 0.5, 1, 0.5, 0.25, 0.5, 0.25]), percentiles: [25, 75] },
-  );
+  const s = bandStatistics(new Int32Array([1, 2, 3, 4, 5, 6, 7, 8, 9]), new Uint8Array(9).fill(255), {
+    coverage: new Float32Array([0.25, 0.5, 0.25, 0.5, 1, 0.5, 0.25, 0.5, 0.25]),
+    percentiles: [25, 75],
+  });
   assert.equal(s.count, 4);
   assert.equal(s.mean, 5);
   assert.equal(s.median, 5);
@@ -109,7 +108,10 @@ test('fully masked 256x256 uint8: count 0, sum 0, the rest NaN', () => {
   assert.equal(s.valid_pixels, 0);
   assert.equal(s.masked_pixels, n);
   assert.equal(s.valid_percent, 0);
-  assert.deepEqual(s.histogram, [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0.1, 0.2, 0.30000000000000004, 0.4, 0.5, 0.6000000000000001, 0.7000000000000001, 0.8, 0.9, 1]]);
+  assert.deepEqual(s.histogram, [
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0.1, 0.2, 0.30000000000000004, 0.4, 0.5, 0.6000000000000001, 0.7000000000000001, 0.8, 0.9, 1],
+  ]);
 });
 
 test('median of an even count is the lower middle value; NaN/Inf are masked', () => {
@@ -134,9 +136,15 @@ test('categorical counts with requested categories cast to the data dtype', () =
     categorical: true,
     categories: [1, 2, 3, 4],
   });
-  assert.deepEqual(s.histogram, [[1, 2, 3, 0], [1, 2, 3, 4]]);
+  assert.deepEqual(s.histogram, [
+    [1, 2, 3, 0],
+    [1, 2, 3, 4],
+  ]);
   const t = bandStatistics(new Int16Array([1, 2, 2]), new Uint8Array(3).fill(255), { categorical: true, categories: [1.5, 2.9] });
-  assert.deepEqual(t.histogram, [[1, 2], [1, 2]]);
+  assert.deepEqual(t.histogram, [
+    [1, 2],
+    [1, 2],
+  ]);
 });
 
 test('pyRound rounds like Python (exact binary value, ties to even)', () => {
@@ -159,5 +167,8 @@ test('large uint16 band uses the counting path (10000x1000 stays fast enough to 
   assert.equal(s.min, 0);
   assert.equal(s.max, 4095);
   assert.equal(s.unique, 4096);
-  assert.equal(s.histogram[0].reduce((a, b) => a + b, 0), n);
+  assert.equal(
+    s.histogram[0].reduce((a, b) => a + b, 0),
+    n,
+  );
 });

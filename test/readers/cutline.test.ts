@@ -54,8 +54,18 @@ function image(): ImageData {
 const POLYGON: Geometry = {
   type: 'Polygon',
   coordinates: [
-    [[10.1, 40.3], [12.6, 40.05], [11.9, 42.1], [10.1, 40.3]],
-    [[11.2, 40.7], [11.8, 40.7], [11.5, 41.2], [11.2, 40.7]],
+    [
+      [10.1, 40.3],
+      [12.6, 40.05],
+      [11.9, 42.1],
+      [10.1, 40.3],
+    ],
+    [
+      [11.2, 40.7],
+      [11.8, 40.7],
+      [11.5, 41.2],
+      [11.2, 40.7],
+    ],
   ],
 };
 
@@ -70,20 +80,31 @@ test('cutToGeometry ANDs every mask with the cutline, keeping shared masks share
   const { cut, pixels } = cutToGeometry(img, POLYGON, WGS84);
   assert.equal(cut.masks[0], cut.masks[1]);
   assert.notEqual(cut.masks[0], img.masks[0]);
-  assert.deepEqual([...cut.masks[0]], cutline.map((v, i) => (i === 0 ? 0 : v * 255)));
-  assert.deepEqual([...cut.masks[2]], cutline.map((v, i) => (i === W * H - 1 ? 0 : v * 255)));
+  assert.deepEqual(
+    [...cut.masks[0]],
+    cutline.map((v, i) => (i === 0 ? 0 : v * 255)),
+  );
+  assert.deepEqual(
+    [...cut.masks[2]],
+    cutline.map((v, i) => (i === W * H - 1 ? 0 : v * 255)),
+  );
   assert.equal(img.masks[0][1], 255, 'the input masks are not modified');
   assert.equal(pixels.polygons.length, 1);
-  assert.deepEqual([...pixels.polygons[0][0].slice(0, 2)].map((v) => Math.round(v * 1e9) / 1e9), [0.4, 7.8]); // (10.1, 40.3) in pixels
+  assert.deepEqual(
+    [...pixels.polygons[0][0].slice(0, 2)].map((v) => Math.round(v * 1e9) / 1e9),
+    [0.4, 7.8],
+  ); // (10.1, 40.3) in pixels
 });
 
 test('a geometry in another CRS is transformed to the image CRS first', { skip }, () => {
   const mercator = crsFromEpsg(3857);
-  const toMerc = ([lon, lat]: number[]): number[] => [
-    (lon * Math.PI * 6378137) / 180,
-    6378137 * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)),
+  const toMerc = ([lon, lat]: number[]): number[] => [(lon * Math.PI * 6378137) / 180, 6378137 * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360))];
+  const ring = [
+    [10.1, 40.3],
+    [12.6, 40.05],
+    [11.9, 42.1],
+    [10.1, 40.3],
   ];
-  const ring = [[10.1, 40.3], [12.6, 40.05], [11.9, 42.1], [10.1, 40.3]];
   const merc: Geometry = { type: 'Polygon', coordinates: [ring.map(toMerc)] };
   const want = rasterioMask({ type: 'Polygon', coordinates: [ring] }).map((v) => v * 255);
   assert.deepEqual([...cutlineMask(image(), merc, mercator)], want);

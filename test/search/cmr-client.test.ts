@@ -49,8 +49,21 @@ function synthetic(n: number, box: Bounds = [10, 10, 11, 11]): UmmItem[] {
     meta: { 'concept-id': `G${9000 + i}-SYN`, 'native-id': `syn-${i}`, 'collection-concept-id': 'C9-SYN', 'provider-id': 'SYN' },
     umm: {
       GranuleUR: `syn-${i}`,
-      TemporalExtent: { RangeDateTime: { BeginningDateTime: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(), EndingDateTime: new Date(Date.UTC(2024, 0, 1 + i, 1)).toISOString() } },
-      SpatialExtent: { HorizontalSpatialDomain: { Geometry: { BoundingRectangles: [{ WestBoundingCoordinate: box[0], SouthBoundingCoordinate: box[1], EastBoundingCoordinate: box[2], NorthBoundingCoordinate: box[3] }] } } },
+      TemporalExtent: {
+        RangeDateTime: {
+          BeginningDateTime: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+          EndingDateTime: new Date(Date.UTC(2024, 0, 1 + i, 1)).toISOString(),
+        },
+      },
+      SpatialExtent: {
+        HorizontalSpatialDomain: {
+          Geometry: {
+            BoundingRectangles: [
+              { WestBoundingCoordinate: box[0], SouthBoundingCoordinate: box[1], EastBoundingCoordinate: box[2], NorthBoundingCoordinate: box[3] },
+            ],
+          },
+        },
+      },
     },
   }));
 }
@@ -75,19 +88,23 @@ describe('CmrClient: the request it sends (asserted on the stand-in log)', () =>
     const reqs = cmr.requests.slice(from);
     assert.equal(reqs.length, 1, 'one request (covered after G1: the intersection lies inside its footprint)');
     assert.equal(reqs[0]!.path, '/search/granules.umm_json', 'UMM-JSON granule search');
-    assert.deepEqual(reqs[0]!.query, [
-      ['page_size', '20'],
-      ['collection_concept_id', COLLECTION_ID],
-      ['granule_ur', 'RASTILE.G1.33TWL.20240501.v1.0'],
-      ['temporal', '2024-05-01T10:00:10Z/2024-05-01T10:00:10Z'],
-      ['cloud_cover', '0,50'],
-      ['bounding_box', '15.02,45.03,15.04,45.05'],
-      ['orbit_number', '1001'],
-      ['sort_key[]', '-start_date'],
-      ['sort_key[]', 'cloud_cover'],
-      ['attribute[]', 'string,MGRS_TILE_ID,33TWL'],
-      ['attribute[]', 'float,SPATIAL_RESOLUTION,50,70'],
-    ], 'query pairs; bounding_box = user box ∩ area; a bare instant becomes t/t');
+    assert.deepEqual(
+      reqs[0]!.query,
+      [
+        ['page_size', '20'],
+        ['collection_concept_id', COLLECTION_ID],
+        ['granule_ur', 'RASTILE.G1.33TWL.20240501.v1.0'],
+        ['temporal', '2024-05-01T10:00:10Z/2024-05-01T10:00:10Z'],
+        ['cloud_cover', '0,50'],
+        ['bounding_box', '15.02,45.03,15.04,45.05'],
+        ['orbit_number', '1001'],
+        ['sort_key[]', '-start_date'],
+        ['sort_key[]', 'cloud_cover'],
+        ['attribute[]', 'string,MGRS_TILE_ID,33TWL'],
+        ['attribute[]', 'float,SPATIAL_RESOLUTION,50,70'],
+      ],
+      'query pairs; bounding_box = user box ∩ area; a bare instant becomes t/t',
+    );
     assert.match(reqs[0]!.url, /temporal=2024-05-01T10%3A00%3A10Z%2F2024-05-01T10%3A00%3A10Z/, 'form encoding of : and /');
     assert.match(reqs[0]!.url, /sort_key%5B%5D=-start_date/, '[] encoded');
     assert.match(reqs[0]!.url, /bounding_box=15.02%2C45.03%2C15.04%2C45.05/, ', encoded');
@@ -102,12 +119,16 @@ describe('CmrClient: the request it sends (asserted on the stand-in log)', () =>
     const from = cmr.requests.length;
     await collect(client(cmr.url).searchGranules(q({ temporal: '2024-05-01T00:00:00Z/2024-05-31T23:59:59Z' }), bboxArea([15.01, 45.03, 15.02, 45.04])));
     const r = cmr.requests[from]!;
-    assert.deepEqual(r.query, [
-      ['page_size', '20'],
-      ['collection_concept_id', COLLECTION_ID],
-      ['temporal', '2024-05-01T00:00:00Z/2024-05-31T23:59:59Z'],
-      ['bounding_box', '15.01,45.03,15.02,45.04'],
-    ], 'query');
+    assert.deepEqual(
+      r.query,
+      [
+        ['page_size', '20'],
+        ['collection_concept_id', COLLECTION_ID],
+        ['temporal', '2024-05-01T00:00:00Z/2024-05-31T23:59:59Z'],
+        ['bounding_box', '15.01,45.03,15.02,45.04'],
+      ],
+      'query',
+    );
     assert.equal(r.headers['client-id'], undefined, 'no client-id');
     assert.equal(r.headers['authorization'], undefined, 'no Authorization');
   });
@@ -120,7 +141,11 @@ describe('CmrClient: the request it sends (asserted on the stand-in log)', () =>
     from = cmr.requests.length;
     await collect(client(cmr.url).searchGranules(q({ boundingBox: [15, 45, 16, 46], exitWhenFull: false }), { kind: 'point', lon: 15.03, lat: 45.05 }));
     const r = cmr.requests[from]!;
-    assert.deepEqual(r.query.filter(([n]) => n === 'point' || n === 'bounding_box'), [['bounding_box', '15.03,45.05,15.03,45.05']], 'no point parameter');
+    assert.deepEqual(
+      r.query.filter(([n]) => n === 'point' || n === 'bounding_box'),
+      [['bounding_box', '15.03,45.05,15.03,45.05']],
+      'no point parameter',
+    );
   });
 
   it('an area outside the user bounding_box yields nothing without calling CMR', async () => {
@@ -157,7 +182,11 @@ describe('CmrClient: filters answered by the stand-in', () => {
     assert.deepEqual(ids(await search({}, bboxArea([-180, -17.2, -179.9, -17.1]))), ['G5'], 'west of the antimeridian');
     assert.deepEqual(ids(await search({}, { kind: 'point', lon: -179.9, lat: -17.1 })), ['G5'], 'point west of the antimeridian');
     assert.deepEqual(ids(await search({ boundingBox: [179, -18, -179, -16] }, bboxArea([-180, -20, -170, -10]))), ['G5'], 'user box across the antimeridian');
-    assert.deepEqual(cmr.requests.at(-1)!.query.find(([n]) => n === 'bounding_box'), ['bounding_box', '-180,-18,-179,-16'], 'intersection');
+    assert.deepEqual(
+      cmr.requests.at(-1)!.query.find(([n]) => n === 'bounding_box'),
+      ['bounding_box', '-180,-18,-179,-16'],
+      'intersection',
+    );
   });
 
   it('the parsed granules carry footprints, cloud cover and the raw record', async () => {
@@ -216,14 +245,22 @@ describe('CmrClient: paging and stopping', () => {
       // 15.0488°) and below G1/G2 (south 45.0289°); G3 fills the south-west, and the rounded south-east
       // corner stays north of G2's south edge. GEOS agrees (coverage-oracle.json: 3 granules).
       assert.deepEqual(ids(await collect(client(cmr.url).searchGranules(q({ coverageTolerance: 0.01 }), area))), ['G1', 'G2', 'G3'], 'three granules');
-      assert.deepEqual(ids(await collect(client(cmr.url).searchGranules(q({ coverageTolerance: 0.05 }), area))), ['G1', 'G2', 'G3', 'G4'], 'never covered: all four');
+      assert.deepEqual(
+        ids(await collect(client(cmr.url).searchGranules(q({ coverageTolerance: 0.05 }), area))),
+        ['G1', 'G2', 'G3', 'G4'],
+        'never covered: all four',
+      );
     }));
 
   it('skipcovered drops repeat passes with an identical footprint', () =>
     withStandin({ granules: fixtures.items }, async (cmr) => {
       const area = bboxArea([15.01, 45.03, 15.03, 45.04]);
       assert.deepEqual(ids(await collect(client(cmr.url).searchGranules(q({ exitWhenFull: false }), area))), ['G1', 'G2', 'G3', 'G4'], 'all');
-      assert.deepEqual(ids(await collect(client(cmr.url).searchGranules(q({ exitWhenFull: false, skipCovered: true }), area))), ['G1', 'G2', 'G3'], 'G4 = G1 skipped');
+      assert.deepEqual(
+        ids(await collect(client(cmr.url).searchGranules(q({ exitWhenFull: false, skipCovered: true }), area))),
+        ['G1', 'G2', 'G3'],
+        'G4 = G1 skipped',
+      );
     }));
 
   it('skipcovered pins (titiler-cmr TestGetGranulesSkipcovered): duplicates dropped, footprint-less granules kept', () => {
@@ -232,7 +269,11 @@ describe('CmrClient: paging and stopping', () => {
     const other = synthetic(1, [11, 10, 12, 11]).map((g) => ({ meta: { ...g.meta, 'concept-id': 'G8-SYN' }, umm: g.umm }));
     return withStandin({ granules: () => [...a, ...other, ...noGeometry] }, async (cmr) => {
       const skip = await collect(client(cmr.url).searchGranules(synQuery({ skipCovered: true }), NONE));
-      assert.deepEqual(skip.map((g) => g.id), ['G9000-SYN', 'G8-SYN', 'G70-SYN', 'G71-SYN'], 'second and third duplicates dropped');
+      assert.deepEqual(
+        skip.map((g) => g.id),
+        ['G9000-SYN', 'G8-SYN', 'G70-SYN', 'G71-SYN'],
+        'second and third duplicates dropped',
+      );
       const keep = await collect(client(cmr.url).searchGranules(synQuery({ skipCovered: false }), NONE));
       assert.equal(keep.length, 6, 'nothing dropped without skipcovered');
     });
@@ -271,7 +312,11 @@ describe('CmrClient: paging and stopping', () => {
     assert.equal(expected.length, 200, 'oracle: one granule per distinct footprint');
     return withStandin({ granules: () => items }, async (cmr) => {
       const found = await collect(client(cmr.url, { pageSize: 2000 }).searchGranules(synQuery({ skipCovered: true, itemsLimit: 2000 }), NONE));
-      assert.deepEqual(found.map((g) => g.id), expected, 'same selection, same order');
+      assert.deepEqual(
+        found.map((g) => g.id),
+        expected,
+        'same selection, same order',
+      );
     });
   });
 
@@ -286,7 +331,7 @@ describe('CmrClient: paging and stopping', () => {
 });
 
 describe('CmrClient: errors', () => {
-  it('CMR 400 → BadRequest with CMR\'s message', () =>
+  it("CMR 400 → BadRequest with CMR's message", () =>
     withStandin({ granules: fixtures.items }, async (cmr) => {
       await assert.rejects(
         collect(client(cmr.url).searchGranules(q({ collectionConceptId: undefined }), NONE)),
@@ -350,7 +395,7 @@ describe('CmrClient: errors', () => {
       assert.equal(cmr.requests.length, 1, 'a timeout is not retried');
     }));
 
-  it('the caller\'s abort signal stops the search', () =>
+  it("the caller's abort signal stops the search", () =>
     withStandin({ granules: fixtures.items, delayMs: 3000 }, async (cmr) => {
       const controller = new AbortController();
       const pending = collect(client(cmr.url).searchGranules(q(), NONE, controller.signal));

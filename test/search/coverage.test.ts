@@ -55,8 +55,28 @@ describe('coverage: exact test', () => {
     assert.equal(coveredBy(unit, 0, box(0, 0, 0.3, 1), box(0.3001, 0, 1, 1), box(0.29, -1, 0.31, 2)), true, 'gap patched');
   });
   it('handles slanted edges: two triangles make the square', () => {
-    const lower: Geometry = { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] };
-    const upper: Geometry = { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [0, 1], [0, 0]]] };
+    const lower: Geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    };
+    const upper: Geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 1],
+          [0, 1],
+          [0, 0],
+        ],
+      ],
+    };
     assert.equal(coveredBy(unit, 0, lower), false, 'one triangle');
     assert.equal(coveredBy(unit, 0, lower, upper), true, 'both triangles');
   });
@@ -65,7 +85,19 @@ describe('coverage: exact test', () => {
     // rounded corners (arc points reach 0.01/√2 diagonally) but not the square's mitred corners.
     const octagon: Geometry = {
       type: 'Polygon',
-      coordinates: [[[-0.0045, -0.01], [1.0045, -0.01], [1.01, -0.0045], [1.01, 1.0045], [1.0045, 1.01], [-0.0045, 1.01], [-0.01, 1.0045], [-0.01, -0.0045], [-0.0045, -0.01]]],
+      coordinates: [
+        [
+          [-0.0045, -0.01],
+          [1.0045, -0.01],
+          [1.01, -0.0045],
+          [1.01, 1.0045],
+          [1.0045, 1.01],
+          [-0.0045, 1.01],
+          [-0.01, 1.0045],
+          [-0.01, -0.0045],
+          [-0.0045, -0.01],
+        ],
+      ],
     };
     assert.equal(coveredBy(unit, 0.01, octagon), true, 'rounded corners fit inside the octagon');
     assert.equal(coveredBy(unit, 0.011, octagon), false, 'a larger tolerance does not');
@@ -98,7 +130,10 @@ describe('coverage: antimeridian', () => {
     type: 'MultiPolygon',
     coordinates: [[boxRing(179.5, -1, 180, 1)], [boxRing(-180, -1, -179.5, 1)]],
   };
-  const pieces: Bounds[] = [[179.8, -0.5, 180, 0.5], [-180, -0.5, -179.8, 0.5]];
+  const pieces: Bounds[] = [
+    [179.8, -0.5, 180, 0.5],
+    [-180, -0.5, -179.8, 0.5],
+  ];
   it('covers an area split at the antimeridian, also when grown past ±180', () => {
     assert.equal(coveredBy({ kind: 'boxes', boxes: pieces }, 0, crossing), true, 'tolerance 0');
     assert.equal(coveredBy({ kind: 'boxes', boxes: pieces }, 0.01, crossing), true, 'tolerance 0.01 spills past ±180 onto the other piece');
@@ -125,9 +160,42 @@ describe('coverage: helpers', () => {
     assert.equal(pointInRing(1.0001, 0.5, ring), false, 'just outside');
   });
   it('sameFootprint ignores the start vertex, the direction and polygon order', () => {
-    const a: Geometry = { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]] };
-    const rotated: Geometry = { type: 'Polygon', coordinates: [[[1, 1], [0, 1], [0, 0], [1, 0], [1, 1]]] };
-    const reversed: Geometry = { type: 'Polygon', coordinates: [[[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]]] };
+    const a: Geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 1],
+          [0, 0],
+        ],
+      ],
+    };
+    const rotated: Geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1, 1],
+          [0, 1],
+          [0, 0],
+          [1, 0],
+          [1, 1],
+        ],
+      ],
+    };
+    const reversed: Geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [0, 1],
+          [1, 1],
+          [1, 0],
+          [0, 0],
+        ],
+      ],
+    };
     assert.equal(sameFootprint(a, rotated), true, 'rotation');
     assert.equal(sameFootprint(a, reversed), true, 'direction');
     assert.equal(sameFootprint(a, box(0, 0, 1, 1.0001)), false, 'different vertex');

@@ -43,16 +43,28 @@ describe('earthdataAuth: username/password exchanged at a URS stand-in', () => {
     const results = await Promise.all([1, 2, 3].map(() => auth.authHeaders(DATA)));
     assert.deepEqual(results, Array(3).fill({ authorization: 'Bearer token-1' }), 'bearer token');
     assert.equal(urs.calls.length, 1, 'concurrent callers share one exchange');
-    assert.deepEqual(urs.calls[0], {
-      method: 'POST',
-      path: '/api/users/find_or_create_token',
-      authorization: `Basic ${Buffer.from('alice:p@ss:word').toString('base64')}`,
-      accept: 'application/json',
-    }, 'HTTP Basic POST');
+    assert.deepEqual(
+      urs.calls[0],
+      {
+        method: 'POST',
+        path: '/api/users/find_or_create_token',
+        authorization: `Basic ${Buffer.from('alice:p@ss:word').toString('base64')}`,
+        accept: 'application/json',
+      },
+      'HTTP Basic POST',
+    );
     assert.equal(await auth.authHeaders(new URL('http://data.lpdaac.earthdatacloud.nasa.gov/x.tif')), undefined, 'never over http');
     assert.equal(await auth.authHeaders(new URL('https://cmr.earthdata.nasa.gov/search/granules.umm_json')), undefined, 'never to CMR');
-    assert.equal(await auth.authHeaders(new URL('https://lp-prod-protected.s3.us-west-2.amazonaws.com/x.tif?X-Amz-Signature=1')), undefined, 'never to a redirect target');
-    assert.deepEqual(await auth.authHeaders(new URL('https://DATA.lpdaac.earthdatacloud.nasa.gov:443/y.tif')), { authorization: 'Bearer token-1' }, 'host names are case-insensitive');
+    assert.equal(
+      await auth.authHeaders(new URL('https://lp-prod-protected.s3.us-west-2.amazonaws.com/x.tif?X-Amz-Signature=1')),
+      undefined,
+      'never to a redirect target',
+    );
+    assert.deepEqual(
+      await auth.authHeaders(new URL('https://DATA.lpdaac.earthdatacloud.nasa.gov:443/y.tif')),
+      { authorization: 'Bearer token-1' },
+      'host names are case-insensitive',
+    );
     assert.equal(urs.calls.length, 1, 'still one exchange');
   });
 
@@ -107,12 +119,20 @@ describe('earthdataAuth: other cases', () => {
 
   it('earthdataAuthOptionsFromEnv', () => {
     assert.deepEqual(earthdataAuthOptionsFromEnv({ EARTHDATA_TOKEN: 'abc' }), { token: 'abc' }, 'token');
-    assert.deepEqual(earthdataAuthOptionsFromEnv({ EARTHDATA_USERNAME: 'u', EARTHDATA_PASSWORD: 'p', EARTHDATA_DATA_HOSTS: 'a.test, b.test' }), {
-      username: 'u',
-      password: 'p',
-      dataHosts: ['a.test', 'b.test'],
-    }, 'username/password and hosts');
-    assert.deepEqual(earthdataAuthOptionsFromEnv({ TITILER_CMR_EARTHDATA_USERNAME: 'u', TITILER_CMR_EARTHDATA_PASSWORD: 'p' }), { username: 'u', password: 'p' }, 'titiler-cmr names');
+    assert.deepEqual(
+      earthdataAuthOptionsFromEnv({ EARTHDATA_USERNAME: 'u', EARTHDATA_PASSWORD: 'p', EARTHDATA_DATA_HOSTS: 'a.test, b.test' }),
+      {
+        username: 'u',
+        password: 'p',
+        dataHosts: ['a.test', 'b.test'],
+      },
+      'username/password and hosts',
+    );
+    assert.deepEqual(
+      earthdataAuthOptionsFromEnv({ TITILER_CMR_EARTHDATA_USERNAME: 'u', TITILER_CMR_EARTHDATA_PASSWORD: 'p' }),
+      { username: 'u', password: 'p' },
+      'titiler-cmr names',
+    );
     assert.equal(earthdataAuthOptionsFromEnv({ EARTHDATA_USERNAME: 'u' }), undefined, 'incomplete');
   });
 });

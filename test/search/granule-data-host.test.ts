@@ -32,9 +32,15 @@ describe('fixture granules over a local data host', () => {
     assert.equal(granules.length, 5, 'five granules');
     for (const g of granules) {
       const assets = granuleAssets(g, /B0[2-4]/);
-      assert.deepEqual(assets.map((a) => a.key), ['B02', 'B03', 'B04'], `${g.granuleUr}: three bands`);
+      assert.deepEqual(
+        assets.map((a) => a.key),
+        ['B02', 'B03', 'B04'],
+        `${g.granuleUr}: three bands`,
+      );
       const sizes = new Map(
-        ((g.umm['DataGranule'] as { ArchiveAndDistributionInformation: Array<{ Name: string; SizeInBytes: number }> }).ArchiveAndDistributionInformation).map((f) => [f.Name, f.SizeInBytes]),
+        (g.umm['DataGranule'] as { ArchiveAndDistributionInformation: Array<{ Name: string; SizeInBytes: number }> }).ArchiveAndDistributionInformation.map(
+          (f) => [f.Name, f.SizeInBytes],
+        ),
       );
       for (const a of assets) {
         assert.ok(a.href!.startsWith(`${data.url}/rastile-test-protected/RASTILE_GRAN.001/`), `${a.href}: on the data host`);

@@ -44,7 +44,10 @@ describe('parseGranule on the generated fixture records', () => {
     assert.equal(pieces.length, 2, 'east and west pieces');
     const lons = pieces.map((p) => p[0]!.map((q) => q[0]!));
     assert.ok(lons[0]!.every((x) => x >= 179 && x <= 180) || lons[0]!.every((x) => x >= -180 && x <= -179), 'first piece on one side');
-    assert.ok(pieces.every((p) => p[0]!.every((q) => q[0]! >= -180 && q[0]! <= 180)), 'all longitudes in [-180, 180]');
+    assert.ok(
+      pieces.every((p) => p[0]!.every((q) => q[0]! >= -180 && q[0]! <= 180)),
+      'all longitudes in [-180, 180]',
+    );
     assert.ok(lons.flat().includes(180) && lons.flat().includes(-180), 'cut at ±180');
     close(g.bbox!, exp.footprint_envelope, 1e-12, 'envelope west > east');
     assert.ok(g.bbox![0] > g.bbox![2], 'west > east');
@@ -58,14 +61,38 @@ describe('parseGranule on the generated fixture records', () => {
 
 describe('footprintFromUmm', () => {
   it('BoundingRectangles with West > East become two pieces', () => {
-    const f = footprintFromUmm(geometry({ BoundingRectangles: [{ WestBoundingCoordinate: 170, EastBoundingCoordinate: -170, SouthBoundingCoordinate: -10, NorthBoundingCoordinate: 10 }] }));
-    assert.deepEqual(f.geometry, {
-      type: 'MultiPolygon',
-      coordinates: [
-        [[[170, -10], [180, -10], [180, 10], [170, 10], [170, -10]]],
-        [[[-180, -10], [-170, -10], [-170, 10], [-180, 10], [-180, -10]]],
-      ],
-    }, 'split at the antimeridian');
+    const f = footprintFromUmm(
+      geometry({
+        BoundingRectangles: [{ WestBoundingCoordinate: 170, EastBoundingCoordinate: -170, SouthBoundingCoordinate: -10, NorthBoundingCoordinate: 10 }],
+      }),
+    );
+    assert.deepEqual(
+      f.geometry,
+      {
+        type: 'MultiPolygon',
+        coordinates: [
+          [
+            [
+              [170, -10],
+              [180, -10],
+              [180, 10],
+              [170, 10],
+              [170, -10],
+            ],
+          ],
+          [
+            [
+              [-180, -10],
+              [-170, -10],
+              [-170, 10],
+              [-180, 10],
+              [-180, -10],
+            ],
+          ],
+        ],
+      },
+      'split at the antimeridian',
+    );
     assert.deepEqual(f.bbox, [170, -10, -170, 10], 'bbox crosses');
   });
   it('a ring around the north pole is closed over the pole', () => {
@@ -75,28 +102,107 @@ describe('footprintFromUmm', () => {
     assert.deepEqual(f.bbox, [-180, 80, 180, 90], 'all longitudes, up to the pole');
   });
   it('an unclosed GPolygon ring is closed; Points give a MultiPoint; Lines give nothing', () => {
-    const f = footprintFromUmm(geometry({ GPolygons: [{ Boundary: { Points: [{ Longitude: 0, Latitude: 0 }, { Longitude: 1, Latitude: 0 }, { Longitude: 1, Latitude: 1 }] } }] }));
-    assert.deepEqual(f.geometry, { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] }, 'closed');
-    const p = footprintFromUmm(geometry({ Points: [{ Longitude: 5, Latitude: 6 }, { Longitude: 7, Latitude: 8 }] }));
-    assert.deepEqual(p, { geometry: { type: 'MultiPoint', coordinates: [[5, 6], [7, 8]] }, bbox: [5, 6, 7, 8] }, 'points');
+    const f = footprintFromUmm(
+      geometry({
+        GPolygons: [
+          {
+            Boundary: {
+              Points: [
+                { Longitude: 0, Latitude: 0 },
+                { Longitude: 1, Latitude: 0 },
+                { Longitude: 1, Latitude: 1 },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      f.geometry,
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 0],
+          ],
+        ],
+      },
+      'closed',
+    );
+    const p = footprintFromUmm(
+      geometry({
+        Points: [
+          { Longitude: 5, Latitude: 6 },
+          { Longitude: 7, Latitude: 8 },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      p,
+      {
+        geometry: {
+          type: 'MultiPoint',
+          coordinates: [
+            [5, 6],
+            [7, 8],
+          ],
+        },
+        bbox: [5, 6, 7, 8],
+      },
+      'points',
+    );
     assert.deepEqual(footprintFromUmm(geometry({ Lines: [{ Points: [] }] })), { geometry: null, bbox: null }, 'lines');
     assert.deepEqual(footprintFromUmm(undefined), { geometry: null, bbox: null }, 'no spatial extent');
   });
   it('a GPolygon drawn as the planar world box (edge from -180 to 180) is kept as drawn', () => {
-    const pts = [[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]].map(([Longitude, Latitude]) => ({ Longitude, Latitude }));
+    const pts = [
+      [-180, -90],
+      [180, -90],
+      [180, 90],
+      [-180, 90],
+      [-180, -90],
+    ].map(([Longitude, Latitude]) => ({ Longitude, Latitude }));
     const f = footprintFromUmm(geometry({ GPolygons: [{ Boundary: { Points: pts } }] }));
     assert.deepEqual(f.bbox, [-180, -90, 180, 90], 'whole world');
   });
   it('smallestLongitudeArc picks the largest gap', () => {
-    assert.deepEqual(smallestLongitudeArc([[10, 20], [-30, -20]]), [-30, 20], 'normal');
-    assert.deepEqual(smallestLongitudeArc([[170, 180], [-180, -170]]), [170, -170], 'across the antimeridian');
-    assert.deepEqual(smallestLongitudeArc([[-180, 0], [0, 180]]), [-180, 180], 'everything');
+    assert.deepEqual(
+      smallestLongitudeArc([
+        [10, 20],
+        [-30, -20],
+      ]),
+      [-30, 20],
+      'normal',
+    );
+    assert.deepEqual(
+      smallestLongitudeArc([
+        [170, 180],
+        [-180, -170],
+      ]),
+      [170, -170],
+      'across the antimeridian',
+    );
+    assert.deepEqual(
+      smallestLongitudeArc([
+        [-180, 0],
+        [0, 180],
+      ]),
+      [-180, 180],
+      'everything',
+    );
   });
 });
 
 describe('parseGranule on recorded CMR items', { skip: !recordingsAvailable() && 'no ../shared/fixtures/cmr' }, () => {
   it('HLS (GPolygon, CLOUD_COVERAGE attribute)', () => {
-    const items = (loadRecording('test_rasterio_backend/test_rasterio_part')[0]!.response.body as { items: Array<{ meta: Record<string, unknown>; umm: Record<string, unknown> }> }).items;
+    const items = (
+      loadRecording('test_rasterio_backend/test_rasterio_part')[0]!.response.body as {
+        items: Array<{ meta: Record<string, unknown>; umm: Record<string, unknown> }>;
+      }
+    ).items;
     const g = parseGranule(items[0]!);
     assert.equal(g.id, 'G3263856929-LPCLOUD', 'concept id');
     assert.equal(g.granuleUr, 'HLS.L30.T15UWP.2024283T165135.v2.0', 'granule_ur');
@@ -107,7 +213,11 @@ describe('parseGranule on recorded CMR items', { skip: !recordingsAvailable() &&
     assert.deepEqual((g.footprint as Extract<Geometry, { type: 'Polygon' }>).coordinates[0]![1], [-91.50673052, 48.74333722], 'points in given order');
   });
   it('GAMSSA (global BoundingRectangle, no cloud cover)', () => {
-    const items = (loadRecording('test_xarray_backend/test_xarray_part')[0]!.response.body as { items: Array<{ meta: Record<string, unknown>; umm: Record<string, unknown> }> }).items;
+    const items = (
+      loadRecording('test_xarray_backend/test_xarray_part')[0]!.response.body as {
+        items: Array<{ meta: Record<string, unknown>; umm: Record<string, unknown> }>;
+      }
+    ).items;
     const g = parseGranule(items[0]!);
     assert.equal(g.granuleUr, '20241011120000-ABOM-L4_GHRSST-SSTfnd-GAMSSA_28km-GLOB-v02.0-fv01.0', 'granule_ur');
     assert.deepEqual(g.bbox, [-179.875, -89.875, 179.875, 89.875], 'rectangle');

@@ -30,7 +30,10 @@ describe('raceAbort', () => {
     let hooks = 0;
     const before = new AbortController();
     before.abort();
-    await assert.rejects(raceAbort(Promise.resolve(1), before.signal, 'x', () => hooks++), { name: 'AbortError' });
+    await assert.rejects(
+      raceAbort(Promise.resolve(1), before.signal, 'x', () => hooks++),
+      { name: 'AbortError' },
+    );
     const after = new AbortController();
     assert.equal(await raceAbort(Promise.resolve(1), after.signal, 'x', () => hooks++), 1);
     after.abort();

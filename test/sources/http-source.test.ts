@@ -44,11 +44,17 @@ describe('http range reads', () => {
       const opener = createSourceOpener(options());
       const src = await opener.open(`${server.url}/big.tif`);
       assert.equal(src.size, big.length);
-      assert.deepEqual(server.requests.map((r) => r.range), ['bytes=0-65535']); // the header chunk on open
+      assert.deepEqual(
+        server.requests.map((r) => r.range),
+        ['bytes=0-65535'],
+      ); // the header chunk on open
       assert.deepEqual(await src.fetch(100_000, 12_345), big.subarray(100_000, 112_345));
       assert.deepEqual(await src.fetch(299_000, 5_000), big.subarray(299_000)); // clamped at the end
       assert.equal((await src.fetch(400_000, 10)).length, 0); // beyond the end: no request
-      assert.deepEqual(server.requests.map((r) => r.range), ['bytes=0-65535', 'bytes=100000-112344', 'bytes=299000-299999']);
+      assert.deepEqual(
+        server.requests.map((r) => r.range),
+        ['bytes=0-65535', 'bytes=100000-112344', 'bytes=299000-299999'],
+      );
       assert.equal(server.requests[0]!.headers['accept-encoding'], 'identity');
       assert.equal(src.stats?.bytesFetched, 65536 + 12345 + 1000);
       const spaced = await opener.open(`${server.url}/dir/c%20d.tif`);

@@ -19,23 +19,44 @@ describe('parseLocation', () => {
     assert.deepEqual(parseLocation('/data/../etc/a.tif', '/srv'), { kind: 'file', path: '/etc/a.tif' });
     assert.deepEqual(parseLocation('file:///data/a%20b.tif'), { kind: 'file', path: '/data/a b.tif' });
     assert.deepEqual(parseLocation('file://localhost/data/a.tif'), { kind: 'file', path: '/data/a.tif' });
-    assert.equal(kindOf(() => parseLocation('file://otherhost/data/a.tif')), 'SourceForbidden');
+    assert.equal(
+      kindOf(() => parseLocation('file://otherhost/data/a.tif')),
+      'SourceForbidden',
+    );
   });
 
   it('parses http(s), drops the fragment, refuses embedded credentials', () => {
     const loc = parseLocation('https://Example.COM:8443/a/b.tif?sig=1#frag');
     assert.equal(loc.kind, 'http');
     assert.equal(locationKey(loc), 'https://example.com:8443/a/b.tif?sig=1');
-    assert.equal(kindOf(() => parseLocation('https://user:pw@example.com/a.tif')), 'BadRequest');
-    assert.equal(kindOf(() => parseLocation('http://')), 'BadRequest');
+    assert.equal(
+      kindOf(() => parseLocation('https://user:pw@example.com/a.tif')),
+      'BadRequest',
+    );
+    assert.equal(
+      kindOf(() => parseLocation('http://')),
+      'BadRequest',
+    );
   });
 
   it('parses s3://bucket/key literally and validates the bucket', () => {
     assert.deepEqual(parseLocation('s3://my-bucket/dir/a b#c?.tif'), { kind: 's3', bucket: 'my-bucket', key: 'dir/a b#c?.tif' });
-    assert.equal(kindOf(() => parseLocation('s3://my-bucket')), 'BadRequest');
-    assert.equal(kindOf(() => parseLocation('s3://evil.com:80@x/key')), 'BadRequest');
-    assert.equal(kindOf(() => parseLocation('s3://a/key')), 'BadRequest');
-    assert.equal(kindOf(() => parseLocation('s3://bucket/../other/key')), 'BadRequest');
+    assert.equal(
+      kindOf(() => parseLocation('s3://my-bucket')),
+      'BadRequest',
+    );
+    assert.equal(
+      kindOf(() => parseLocation('s3://evil.com:80@x/key')),
+      'BadRequest',
+    );
+    assert.equal(
+      kindOf(() => parseLocation('s3://a/key')),
+      'BadRequest',
+    );
+    assert.equal(
+      kindOf(() => parseLocation('s3://bucket/../other/key')),
+      'BadRequest',
+    );
   });
 
   it('understands GDAL /vsicurl/ and /vsis3/ spellings', () => {
@@ -45,9 +66,19 @@ describe('parseLocation', () => {
 
   it('refuses other schemes and bad input', () => {
     for (const loc of ['ftp://example.com/a.tif', 'gs://bucket/a.tif', 'data:text/plain,hi', 'javascript:alert(1)', '/vsicurl/ftp://x/a']) {
-      assert.equal(kindOf(() => parseLocation(loc)), 'SourceForbidden', loc);
+      assert.equal(
+        kindOf(() => parseLocation(loc)),
+        'SourceForbidden',
+        loc,
+      );
     }
-    assert.equal(kindOf(() => parseLocation('')), 'BadRequest');
-    assert.equal(kindOf(() => parseLocation('/data/a\0.tif')), 'BadRequest');
+    assert.equal(
+      kindOf(() => parseLocation('')),
+      'BadRequest',
+    );
+    assert.equal(
+      kindOf(() => parseLocation('/data/a\0.tif')),
+      'BadRequest',
+    );
   });
 });

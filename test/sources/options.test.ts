@@ -51,13 +51,19 @@ describe('sourceOptionsFromEnv', () => {
   });
 
   it('prefers AWS_REGION, honours AWS_NO_SIGN_REQUEST, needs both key parts', () => {
-    const o = sourceOptionsFromEnv({ AWS_REGION: 'us-west-2', AWS_DEFAULT_REGION: 'eu-west-1', AWS_NO_SIGN_REQUEST: 'YES', AWS_ACCESS_KEY_ID: 'only-id' }, { retries: 7 });
+    const o = sourceOptionsFromEnv(
+      { AWS_REGION: 'us-west-2', AWS_DEFAULT_REGION: 'eu-west-1', AWS_NO_SIGN_REQUEST: 'YES', AWS_ACCESS_KEY_ID: 'only-id' },
+      { retries: 7 },
+    );
     assert.deepEqual(o.s3, { region: 'us-west-2', noSign: true });
     assert.equal(o.retries, 7);
   });
 
   it('rejects malformed values with a clear message', () => {
-    assert.throws(() => sourceOptionsFromEnv({ RASTILE_HTTP_RETRIES: 'many' }), (e: unknown) => isRastileError(e, 'BadRequest') && /RASTILE_HTTP_RETRIES/.test(e.message));
+    assert.throws(
+      () => sourceOptionsFromEnv({ RASTILE_HTTP_RETRIES: 'many' }),
+      (e: unknown) => isRastileError(e, 'BadRequest') && /RASTILE_HTTP_RETRIES/.test(e.message),
+    );
     assert.throws(() => sourceOptionsFromEnv({ RASTILE_ALLOW_PRIVATE_HOSTS: 'perhaps' }), /RASTILE_ALLOW_PRIVATE_HOSTS/);
   });
 

@@ -61,7 +61,7 @@ describe('SigV4 signer', () => {
   });
 
   it('encodes like SigV4 wants (RFC 3986 unreserved only)', () => {
-    assert.equal(uriEncode("a b+c/d~e_f.g-h!'()*ü", true), "a%20b%2Bc/d~e_f.g-h%21%27%28%29%2A%C3%BC");
+    assert.equal(uriEncode("a b+c/d~e_f.g-h!'()*ü", true), 'a%20b%2Bc/d~e_f.g-h%21%27%28%29%2A%C3%BC');
     assert.equal(uriEncode('a/b', false), 'a%2Fb');
   });
 

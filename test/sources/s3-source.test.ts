@@ -77,10 +77,19 @@ describe('S3 sources against a SigV4-verifying stand-in', () => {
 
   it('maps bad credentials to SourceForbidden', async () => {
     const start = s3.requests.length;
-    assert.equal(await kindOf(createSourceOpener(options({ endpoint: s3.url, accessKeyId: 'AKIDGOOD', secretAccessKey: 'wrong' })).open('s3://bkt/small.tif')), 'SourceForbidden');
-    assert.equal(await kindOf(createSourceOpener(options({ endpoint: s3.url, accessKeyId: 'AKIDNOPE', secretAccessKey: 'x' })).open('s3://bkt/small.tif')), 'SourceForbidden');
+    assert.equal(
+      await kindOf(createSourceOpener(options({ endpoint: s3.url, accessKeyId: 'AKIDGOOD', secretAccessKey: 'wrong' })).open('s3://bkt/small.tif')),
+      'SourceForbidden',
+    );
+    assert.equal(
+      await kindOf(createSourceOpener(options({ endpoint: s3.url, accessKeyId: 'AKIDNOPE', secretAccessKey: 'x' })).open('s3://bkt/small.tif')),
+      'SourceForbidden',
+    );
     assert.equal(await kindOf(createSourceOpener(options({ endpoint: s3.url })).open('s3://bkt/small.tif')), 'SourceForbidden'); // anonymous
-    assert.deepEqual(s3.requests.slice(start).map((r) => r.outcome), ['SignatureDoesNotMatch', 'InvalidAccessKeyId', 'AccessDenied']);
+    assert.deepEqual(
+      s3.requests.slice(start).map((r) => r.outcome),
+      ['SignatureDoesNotMatch', 'InvalidAccessKeyId', 'AccessDenied'],
+    );
   });
 
   it('names the S3 error code in messages', async () => {
@@ -105,7 +114,10 @@ describe('S3 sources against a SigV4-verifying stand-in', () => {
     assert.equal(await kindOf(opener.open('s3://bkt/missing.tif')), 'SourceNotFound');
     assert.equal(await kindOf(opener.open('s3://nobucket/a.tif')), 'SourceNotFound');
     assert.equal(await opener.openIfExists('s3://bkt/cogs/a.tif.ovr'), null);
-    assert.deepEqual(s3.requests.slice(-3).map((r) => r.outcome), ['NoSuchKey', 'NoSuchBucket', 'NoSuchKey']);
+    assert.deepEqual(
+      s3.requests.slice(-3).map((r) => r.outcome),
+      ['NoSuchKey', 'NoSuchBucket', 'NoSuchKey'],
+    );
   });
 
   it('treats InvalidRange (416) as end of file', async () => {
@@ -175,7 +187,10 @@ describe('S3 sources against s3rver (third-party S3 implementation)', () => {
     assert.equal(src.size, big.length);
     assert.deepEqual(await src.fetch(90_000, 30_000), big.subarray(90_000, 120_000));
     assert.equal(await kindOf(opener.open('s3://bkt/cogs/missing.tif')), 'SourceNotFound');
-    assert.equal(await kindOf(createSourceOpener(options({ endpoint, accessKeyId: 'NOPE', secretAccessKey: 'S3RVER' })).open('s3://bkt/cogs/a.tif')), 'SourceForbidden');
+    assert.equal(
+      await kindOf(createSourceOpener(options({ endpoint, accessKeyId: 'NOPE', secretAccessKey: 'S3RVER' })).open('s3://bkt/cogs/a.tif')),
+      'SourceForbidden',
+    );
   });
 
   it('does not verify SigV4 signatures (why test/helpers/s3-standin.ts exists)', async () => {

@@ -27,7 +27,7 @@ function run(dir: string): { status: number | null; output: string } {
 
 test('an upward import, a type-only cycle, a dynamic import cycle and a long file each fail, named once', () => {
   const dir = tree('bad', {
-    'errors.ts': "export class E extends Error {}\n",
+    'errors.ts': 'export class E extends Error {}\n',
     // formats may not import readers (multi-line import, type-only)
     'formats/a.ts': "import type {\n  R,\n} from '../readers/r.ts';\nexport type A = R;\n",
     'readers/r.ts': "import type { A } from '../formats/a.ts';\nexport type R = { a?: A };\n",
@@ -40,7 +40,7 @@ test('an upward import, a type-only cycle, a dynamic import cycle and a long fil
     // a comment that looks like an import is ignored
     'geo/g.ts': "/**\n * import { x } from '../http/h.ts';\n */\nexport const g = 1;\n",
     'util/long.ts': 'export const n = 1;\n'.repeat(401),
-    'widgets/w.ts': "export const w = 1;\n",
+    'widgets/w.ts': 'export const w = 1;\n',
   });
   const { status, output } = run(dir);
   assert.equal(status, 1, output);
@@ -58,7 +58,7 @@ test('an upward import, a type-only cycle, a dynamic import cycle and a long fil
 
 test('downward imports pass', () => {
   const dir = tree('good', {
-    'errors.ts': "export class E extends Error {}\n",
+    'errors.ts': 'export class E extends Error {}\n',
     'sources/s.ts': "import { E } from '../errors.ts';\nexport const s = new E();\n",
     'formats/f.ts': "import { s } from '../sources/s.ts';\nexport const f = s;\n",
     'http/h.ts': "import { f } from '../formats/f.ts';\nimport type { Config } from '../config.ts';\nexport const h = (c: Config) => [f, c];\n",

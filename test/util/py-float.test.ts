@@ -27,6 +27,27 @@ test('accepted forms', () => {
 });
 
 test('ValueError forms give null', () => {
-  const bad = ['1__0', '_1', '1_', '1._5', '1_.5', '.', '', '  ', 'nan(1)', '0x10', '1e', 'e5', '1 2', '+-1', 'inf_', '\x1c1', '1\x1f', '\ufeff1', '١٢٫٥', '1\u20002'];
+  const bad = [
+    '1__0',
+    '_1',
+    '1_',
+    '1._5',
+    '1_.5',
+    '.',
+    '',
+    '  ',
+    'nan(1)',
+    '0x10',
+    '1e',
+    'e5',
+    '1 2',
+    '+-1',
+    'inf_',
+    '\x1c1',
+    '1\x1f',
+    '\ufeff1',
+    '١٢٫٥',
+    '1\u20002',
+  ];
   for (const text of bad) assert.equal(pyFloat(text), null, JSON.stringify(text));
 });

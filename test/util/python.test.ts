@@ -23,9 +23,40 @@ const exact = (v: number): string => (Object.is(v, -0) ? '-0.0' : String(v));
 /** Seeded doubles over many magnitudes, plus the edges of repr's exponent form and of rounding. */
 function samples(): number[] {
   const edges = [
-    0, -0, 1, -1, 0.1, 1 / 3, 2.5, -2.5, 0.5, -0.5, 1.5, 0.125, 2.675, 1.005, 99.995, 66.66666666666667,
-    1e16, 9999999999999998, 1e15, 123456789012345680, 1e-4, 0.00009999999999999999, 1e-5, 1.5e-300, 5e-324,
-    1.7976931348623157e308, -1e22, 1e21, 123456789.125, Infinity, -Infinity, NaN, -0.001, -1e-10,
+    0,
+    -0,
+    1,
+    -1,
+    0.1,
+    1 / 3,
+    2.5,
+    -2.5,
+    0.5,
+    -0.5,
+    1.5,
+    0.125,
+    2.675,
+    1.005,
+    99.995,
+    66.66666666666667,
+    1e16,
+    9999999999999998,
+    1e15,
+    123456789012345680,
+    1e-4,
+    0.00009999999999999999,
+    1e-5,
+    1.5e-300,
+    5e-324,
+    1.7976931348623157e308,
+    -1e22,
+    1e21,
+    123456789.125,
+    Infinity,
+    -Infinity,
+    NaN,
+    -0.001,
+    -1e-10,
   ];
   let seed = 12345;
   const rand = () => {
@@ -70,11 +101,24 @@ test('pyFloat reads back every repr', { skip }, () => {
 });
 
 test('pyRepr and pyTypeName of JSON values match Python on the parsed JSON', { skip }, () => {
-  const values: unknown[] = [null, true, false, 45, -3, 0.5, 1e-7, 'plain', "it's", 'say "hi"', `both ' and "`, 'back\\slash', 'tab\tnew\nline', ['a', 1.5, null], { k: [1, { n: 'v' }] }];
-  const want = python<Array<[string, string]>>(
-    'import json,sys; print(json.dumps([[repr(v), type(v).__name__] for v in json.load(sys.stdin)]))',
-    values,
-  );
+  const values: unknown[] = [
+    null,
+    true,
+    false,
+    45,
+    -3,
+    0.5,
+    1e-7,
+    'plain',
+    "it's",
+    'say "hi"',
+    `both ' and "`,
+    'back\\slash',
+    'tab\tnew\nline',
+    ['a', 1.5, null],
+    { k: [1, { n: 'v' }] },
+  ];
+  const want = python<Array<[string, string]>>('import json,sys; print(json.dumps([[repr(v), type(v).__name__] for v in json.load(sys.stdin)]))', values);
   values.forEach((v, i) => {
     assert.equal(pyRepr(v), want[i][0], JSON.stringify(v));
     assert.equal(pyTypeName(v), want[i][1], JSON.stringify(v));

@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  chargeRequest,
-  currentBudget,
-  ProcessBudget,
-  releaseRequest,
-  RequestBudget,
-  runWithBudget,
-} from '../../src/util/request-budget.ts';
+import { chargeRequest, currentBudget, ProcessBudget, releaseRequest, RequestBudget, runWithBudget } from '../../src/util/request-budget.ts';
 
 const MiB = 1024 * 1024;
 const turn = () => new Promise((r) => setImmediate(r));
@@ -23,7 +16,8 @@ describe('RequestBudget', () => {
     assert.equal(b.peak, 9 * MiB);
     assert.throws(() => b.charge(2 * MiB, 'A 4096×4096 read of 16 band(s)'), {
       kind: 'MaxSizeExceeded',
-      message: /^A 4096×4096 read of 16 band\(s\) needs 2\.0 MiB, which would bring this request to 11 MiB, over its memory budget of 10 MiB \(RASTILE_MAX_REQUEST_MB\)$/,
+      message:
+        /^A 4096×4096 read of 16 band\(s\) needs 2\.0 MiB, which would bring this request to 11 MiB, over its memory budget of 10 MiB \(RASTILE_MAX_REQUEST_MB\)$/,
     });
     assert.equal(b.live, 9 * MiB, 'a refused charge is not recorded');
     assert.throws(() => b.charge(NaN, 'nonsense'), { kind: 'MaxSizeExceeded' });
@@ -36,10 +30,12 @@ describe('RequestBudget', () => {
     await runWithBudget(b, async () => {
       await turn();
       chargeRequest(1000, 'x');
-      await Promise.all([1, 2].map(async () => {
-        await turn();
-        chargeRequest(1000, 'y');
-      }));
+      await Promise.all(
+        [1, 2].map(async () => {
+          await turn();
+          chargeRequest(1000, 'y');
+        }),
+      );
       releaseRequest(500);
       assert.equal(currentBudget(), b);
       assert.throws(() => chargeRequest(MiB, 'too much'), { kind: 'MaxSizeExceeded' });

@@ -16,7 +16,11 @@ describe('TinyLfuCache', () => {
 
   it('reports every value it lets go of by itself, once', () => {
     const dropped: number[] = [];
-    const c = new TinyLfuCache<number, number>(100, () => 10, (_k, v) => dropped.push(v));
+    const c = new TinyLfuCache<number, number>(
+      100,
+      () => 10,
+      (_k, v) => dropped.push(v),
+    );
     for (let pass = 0; pass < 3; pass++) for (let i = 0; i < 30; i++) if (c.get(i) === undefined) c.set(i, 1000 * pass + i);
     c.set(5, -1); // replacing a value drops the old one (if it was held)
     const held = new Set<number>();
@@ -28,7 +32,11 @@ describe('TinyLfuCache', () => {
     for (const v of dropped) assert.ok(!held.has(v), `dropped ${v} is still held`);
     assert.equal(new Set(dropped).size, dropped.length, 'no value dropped twice');
     assert.ok(dropped.length + held.size <= 3 * 30 + 1);
-    const tooBig = new TinyLfuCache<string, number>(100, (v) => v, (_k, v) => dropped.push(v));
+    const tooBig = new TinyLfuCache<string, number>(
+      100,
+      (v) => v,
+      (_k, v) => dropped.push(v),
+    );
     tooBig.set('big', 90);
     assert.equal(tooBig.get('big'), undefined);
     assert.equal(dropped.at(-1), 90);

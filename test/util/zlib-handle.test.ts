@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { deflateSync, inflateSync, constants } from 'node:zlib';
 import { deflateInto, inflateInto, ZlibDataError } from '../../src/util/zlib-handle.ts';
 
-const data = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 251 ^ (i >> 9));
+const data = Uint8Array.from({ length: 200_000 }, (_, i) => ((i * 7919) % 251) ^ (i >> 9));
 const settings = { level: 1, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY };
 
 describe('reused zlib handles', () => {

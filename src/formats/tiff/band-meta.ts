@@ -66,12 +66,7 @@ export function paletteFromColorMap(map: number[], nodata: number | null): Rgba[
   const nodataIndex = nodata !== null && Number.isFinite(nodata) ? Math.trunc(nodata) : -1;
   const out: Rgba[] = [];
   for (let i = 0; i < count; i++) {
-    out.push([
-      Math.floor(map[i] / divisor),
-      Math.floor(map[count + i] / divisor),
-      Math.floor(map[2 * count + i] / divisor),
-      i === nodataIndex ? 0 : 255,
-    ]);
+    out.push([Math.floor(map[i] / divisor), Math.floor(map[count + i] / divisor), Math.floor(map[2 * count + i] / divisor), i === nodataIndex ? 0 : 255]);
   }
   return out;
 }

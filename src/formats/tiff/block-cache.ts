@@ -49,10 +49,14 @@ export class BlockCache {
   private decodeCount = 0;
 
   constructor(readonly maxBytes: number) {
-    this.lru = new TinyLfuCache<string, DecodedBlock>(maxBytes, (b) => b.byteLength + 64, (key, b) => {
-      this.untrack(key);
-      BUFFER_POOL.releaseLater(b.owned);
-    });
+    this.lru = new TinyLfuCache<string, DecodedBlock>(
+      maxBytes,
+      (b) => b.byteLength + 64,
+      (key, b) => {
+        this.untrack(key);
+        BUFFER_POOL.releaseLater(b.owned);
+      },
+    );
     this.cache = new SharedPromiseCache(this.lru);
   }
 
@@ -93,7 +97,6 @@ export class BlockCache {
   get stats(): BlockCacheStats {
     return { ...this.cache.stats, decodes: this.decodeCount };
   }
-
 }
 
 export function createBlockCache(maxBytes: number): BlockCache {

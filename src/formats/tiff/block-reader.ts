@@ -102,13 +102,12 @@ async function decodeBlock(
     throw Errors.unsupported('YCbCr TIFF images are only supported with JPEG compression');
   }
   if (c === Compression.Jpeg || c === Compression.WebP) {
-    if (layout.bitsPerSample !== 8) throw Errors.unsupported(`${layout.bitsPerSample}-bit ${c === Compression.Jpeg ? 'JPEG' : 'WebP'} TIFF blocks are not supported`);
+    if (layout.bitsPerSample !== 8)
+      throw Errors.unsupported(`${layout.bitsPerSample}-bit ${c === Compression.Jpeg ? 'JPEG' : 'WebP'} TIFF blocks are not supported`);
     const input = c === Compression.Jpeg ? withJpegTables(bytes, layout.jpegTables) : bytes;
     const img = await sharpDecode(input, c === Compression.Jpeg ? 'JPEG' : 'WebP', layout.blockWidth * layout.blockHeight);
     if (img.width !== width || img.height < rows || img.channels < samples) {
-      throw Errors.invalidFormat(
-        `${opts.what}: compressed block is ${img.width}×${img.height}×${img.channels}, expected ${width}×${rows}×${samples}`,
-      );
+      throw Errors.invalidFormat(`${opts.what}: compressed block is ${img.width}×${img.height}×${img.channels}, expected ${width}×${rows}×${samples}`);
     }
     const planes = deinterleave(img.data, img.channels, n, 'uint8');
     return planes.slice(0, samples);

@@ -35,9 +35,7 @@ export class CogSourceAdapter implements CogSource {
       throw Errors.invalidFormat(`TIFF structure points to an invalid byte range (offset ${offset}, length ${length})`);
     }
     if (length > this.maxReadBytes) {
-      throw Errors.invalidFormat(
-        `TIFF structure asks for a ${length}-byte read, over the ${this.maxReadBytes}-byte limit (corrupt or hostile header)`,
-      );
+      throw Errors.invalidFormat(`TIFF structure asks for a ${length}-byte read, over the ${this.maxReadBytes}-byte limit (corrupt or hostile header)`);
     }
     if (length === 0) return new Uint8Array(0);
     const hit = this.cached(offset, length);

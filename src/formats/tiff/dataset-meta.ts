@@ -50,7 +50,12 @@ const TEXT_TAGS: Array<[number, string]> = [
 
 /** Tags of the first image that `describeDataset` needs (read while the file is opened). */
 export const DATASET_TAGS: number[] = [
-  Tag.GdalMetadata, Tag.GdalNodata, Tag.ColorMap, Tag.ModelPixelScale, Tag.ModelTiepoint, Tag.ModelTransformation,
+  Tag.GdalMetadata,
+  Tag.GdalNodata,
+  Tag.ColorMap,
+  Tag.ModelPixelScale,
+  Tag.ModelTiepoint,
+  Tag.ModelTransformation,
   ...TEXT_TAGS.map(([id]) => id),
 ];
 
@@ -69,12 +74,15 @@ export function describeDataset(image0: TiffImage, base: IfdLayout, tags: Map<nu
   const geoKeys = readGeoKeys(image0);
   const nodata = parseGdalNodata(asText(nodataText));
   const meta = parseGdalMetadata(asText(metaXml));
-  const geoTransform = geoTransformFromTags({
-    pixelScale: asNumbers(pixelScale),
-    tiepoints: asNumbers(tiepoints),
-    transformation: asNumbers(transformation),
-    pixelIsPoint: geoKeys.get(GT_RASTER_TYPE_GEOKEY) === RASTER_PIXEL_IS_POINT,
-  }, base);
+  const geoTransform = geoTransformFromTags(
+    {
+      pixelScale: asNumbers(pixelScale),
+      tiepoints: asNumbers(tiepoints),
+      transformation: asNumbers(transformation),
+      pixelIsPoint: geoKeys.get(GT_RASTER_TYPE_GEOKEY) === RASTER_PIXEL_IS_POINT,
+    },
+    base,
+  );
 
   // GDAL 3.6: the ColorMap counts for Palette images; 1-bit single-band images are "bitmap" bands
   // with a black/white table; MinIsWhite images get an inverted grey table (but keep their

@@ -37,7 +37,8 @@ export function geoTransformFromTags(tags: GeoTags, size?: { width: number; heig
     from = `ModelTransformation (${m.slice(0, 8).join(', ')}, …)`;
   } else if (tie !== null && tie.length >= 12) {
     const fit = geoTransformFromGcps(gcpsFromTiepoints(tie, tags.pixelIsPoint));
-    if (fit === null) throw Errors.invalidFormat(`GeoTIFF ModelTiepoint holds ${Math.floor(tie.length / 6)} ground control points that determine no geotransform`);
+    if (fit === null)
+      throw Errors.invalidFormat(`GeoTIFF ModelTiepoint holds ${Math.floor(tie.length / 6)} ground control points that determine no geotransform`);
     const problem = transformProblem(fit, size);
     if (problem !== null) throw Errors.invalidFormat(`GeoTIFF ground control points give a geotransform that ${problem}`);
     return fit; // GCPs were moved to pixel corners already

@@ -53,9 +53,23 @@ export async function readIfdLayout(
   maxBlockBytes = Infinity,
 ): Promise<IfdLayout> {
   const ids = [
-    Tag.ImageWidth, Tag.ImageLength, Tag.BitsPerSample, Tag.Compression, Tag.Photometric, Tag.SamplesPerPixel,
-    Tag.RowsPerStrip, Tag.PlanarConfiguration, Tag.Predictor, Tag.TileWidth, Tag.TileLength, Tag.ExtraSamples,
-    Tag.SampleFormat, Tag.NewSubfileType, Tag.SubfileType, Tag.JpegTables, Tag.LercParameters,
+    Tag.ImageWidth,
+    Tag.ImageLength,
+    Tag.BitsPerSample,
+    Tag.Compression,
+    Tag.Photometric,
+    Tag.SamplesPerPixel,
+    Tag.RowsPerStrip,
+    Tag.PlanarConfiguration,
+    Tag.Predictor,
+    Tag.TileWidth,
+    Tag.TileLength,
+    Tag.ExtraSamples,
+    Tag.SampleFormat,
+    Tag.NewSubfileType,
+    Tag.SubfileType,
+    Tag.JpegTables,
+    Tag.LercParameters,
   ];
   const values = await Promise.all(ids.map((id) => readTag(image, id, signal)));
   const v = new Map<number, unknown>(ids.map((id, i) => [id, values[i]]));
@@ -107,7 +121,18 @@ export async function readIfdLayout(
   const extraSamples = asNumbers(v.get(Tag.ExtraSamples)) ?? [];
   checkHeader(
     {
-      image: image.id, width, height, samplesPerPixel, planar, photometric, tiled, blockWidth, blockHeight, blocksAcross, blocksDown, dtype,
+      image: image.id,
+      width,
+      height,
+      samplesPerPixel,
+      planar,
+      photometric,
+      tiled,
+      blockWidth,
+      blockHeight,
+      blocksAcross,
+      blocksDown,
+      dtype,
       bitsPerSampleCount: bitsList.length,
       sampleFormatCount: asNumbers(v.get(Tag.SampleFormat))?.length ?? 0,
       extraSamplesCount: extraSamples.length,
@@ -173,5 +198,4 @@ export const samplesPerBlock = (l: IfdLayout): number => (l.planar === 1 ? l.sam
 export const blocksPerPlane = (l: IfdLayout): number => l.blocksAcross * l.blocksDown;
 
 /** Rows actually stored in block row `blockRow` (the last strip may be shorter). */
-export const rowsInBlock = (l: IfdLayout, blockRow: number): number =>
-  l.tiled ? l.blockHeight : Math.min(l.blockHeight, l.height - blockRow * l.blockHeight);
+export const rowsInBlock = (l: IfdLayout, blockRow: number): number => (l.tiled ? l.blockHeight : Math.min(l.blockHeight, l.height - blockRow * l.blockHeight));

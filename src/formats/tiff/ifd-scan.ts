@@ -29,8 +29,7 @@ export interface IfdScan {
 
 export async function scanIfdChain(reader: RangeReader, what: string): Promise<IfdScan> {
   // Read what cogeotiff will read next (16 KiB at each directory), unless the memo has it already.
-  const read = async (offset: number, length: number): Promise<Uint8Array> =>
-    reader.cached(offset, length) ?? reader.read(offset, Math.max(length, READ_SIZE));
+  const read = async (offset: number, length: number): Promise<Uint8Array> => reader.cached(offset, length) ?? reader.read(offset, Math.max(length, READ_SIZE));
   const head = await read(0, READ_SIZE);
   if (head.length < 8) throw Errors.invalidFormat(`${what} is not a TIFF file (only ${head.length} bytes)`);
   const order = String.fromCharCode(head[0], head[1]);

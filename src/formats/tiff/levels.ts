@@ -32,17 +32,20 @@ export interface LevelFiles {
 export function assembleLevels(files: LevelFiles, warnings: string[]): LevelSource[] {
   const { main, base, ovr, msk, mskOvr } = files;
   const isInternalMask = (l: IfdLayout): boolean =>
-    (l.subfileType & Subfile.Mask) !== 0 && l.photometric === Photometric.Mask && l.samplesPerPixel === 1 &&
-    (l.bitsPerSample === 1 || l.bitsPerSample === 8);
+    (l.subfileType & Subfile.Mask) !== 0 && l.photometric === Photometric.Mask && l.samplesPerPixel === 1 && (l.bitsPerSample === 1 || l.bitsPerSample === 8);
   const compatible = (l: IfdLayout): boolean =>
-    l.samplesPerPixel === base.samplesPerPixel && l.bitsPerSample === base.bitsPerSample &&
-    l.sampleFormat === base.sampleFormat && l.width <= base.width && l.height <= base.height &&
+    l.samplesPerPixel === base.samplesPerPixel &&
+    l.bitsPerSample === base.bitsPerSample &&
+    l.sampleFormat === base.sampleFormat &&
+    l.width <= base.width &&
+    l.height <= base.height &&
     (l.width < base.width || l.height < base.height);
   const planes = (file: TiffFile | null): Plane[] =>
     file === null ? [] : file.layouts.flatMap((layout) => (layout instanceof Error ? [] : [{ file, layout }]));
 
-  let overviews = planes(main).filter((p) => p.layout !== base && (p.layout.subfileType & Subfile.Reduced) !== 0 &&
-    (p.layout.subfileType & Subfile.Mask) === 0 && compatible(p.layout));
+  let overviews = planes(main).filter(
+    (p) => p.layout !== base && (p.layout.subfileType & Subfile.Reduced) !== 0 && (p.layout.subfileType & Subfile.Mask) === 0 && compatible(p.layout),
+  );
   if (overviews.length === 0 && ovr !== null) {
     overviews = planes(ovr).filter((p) => (p.layout.subfileType & Subfile.Mask) === 0 && compatible(p.layout));
   }
@@ -62,8 +65,7 @@ export function assembleLevels(files: LevelFiles, warnings: string[]): LevelSour
   const internalMasks = [...planes(main), ...planes(ovr)].filter((p) => isInternalMask(p.layout));
   const hasInternalFullMask = internalMasks.some((p) => p.layout.width === base.width && p.layout.height === base.height);
   const maskCandidates = hasInternalFullMask ? internalMasks : [...internalMasks, ...planes(msk), ...planes(mskOvr)];
-  const maskFor = (w: number, h: number): Plane | null =>
-    maskCandidates.find((p) => p.layout.width === w && p.layout.height === h) ?? null;
+  const maskFor = (w: number, h: number): Plane | null => maskCandidates.find((p) => p.layout.width === w && p.layout.height === h) ?? null;
   const levelSources: LevelSource[] = [{ image: { file: main, layout: base }, mask: maskFor(base.width, base.height) }];
   for (const o of overviews) {
     // Overview masks only make sense when the full resolution has one.

@@ -229,10 +229,7 @@ export class TiffDataset {
     if (src === undefined) throw Errors.internal(`Overview level ${level} does not exist (levels: 0–${this.levels.length - 1})`);
     const lw = src.image.layout.width;
     const lh = src.image.layout.height;
-    if (
-      ![col, row, width, height].every(Number.isInteger) || col < 0 || row < 0 || width < 1 || height < 1 ||
-      col + width > lw || row + height > lh
-    ) {
+    if (![col, row, width, height].every(Number.isInteger) || col < 0 || row < 0 || width < 1 || height < 1 || col + width > lw || row + height > lh) {
       throw Errors.internal(`Window (${col}, ${row}, ${width}×${height}) is not inside level ${level} (${lw}×${lh})`);
     }
     for (const b of bands) {

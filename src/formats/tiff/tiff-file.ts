@@ -23,20 +23,12 @@ export interface TiffFile {
   readonly firstImageTags: Map<number, unknown>;
 }
 
-export async function openTiffFile(
-  source: Source,
-  maxBlockBytes: number,
-  firstImageTags: number[],
-  signal?: AbortSignal,
-): Promise<TiffFile> {
+export async function openTiffFile(source: Source, maxBlockBytes: number, firstImageTags: number[], signal?: AbortSignal): Promise<TiffFile> {
   const what = `TIFF file '${source.url}'`;
   // Reads during open are headers and tag arrays; cap them like a block.
   const adapter = new CogSourceAdapter(source, Math.max(maxBlockBytes * 2, 16 * 1024 * 1024));
   try {
-    const scan = await scanIfdChain(
-      { cached: (o, l) => adapter.cached(o, l), read: (o, l) => adapter.read(o, l, signal) },
-      what,
-    );
+    const scan = await scanIfdChain({ cached: (o, l) => adapter.cached(o, l), read: (o, l) => adapter.read(o, l, signal) }, what);
     let tiff: Tiff;
     try {
       tiff = await Tiff.create(adapter, { defaultReadSize: READ_SIZE, signal });

@@ -82,7 +82,12 @@ export async function openTiffGrid(location: string, ctx: TiffGridContext, signa
     maxBlockBytes: ctx.maxBlockBytes,
     signal,
   });
-  return new TiffGrid(location, tiff, versionOf(sources), sources.filter((s) => s !== null));
+  return new TiffGrid(
+    location,
+    tiff,
+    versionOf(sources),
+    sources.filter((s) => s !== null),
+  );
 }
 
 export class TiffGrid implements GridDataset {

@@ -15,15 +15,7 @@ export interface WindowRect {
  * `plane` holds `rows` rows of `blockWidth` samples whose top-left pixel is (`x0`, `y0`) in the
  * level; `levelWidth` clips blocks that overhang the right edge.
  */
-export function copyBlockIntoWindow(
-  plane: TypedArray,
-  blockWidth: number,
-  rows: number,
-  x0: number,
-  y0: number,
-  win: WindowRect,
-  dst: TypedArray,
-): void {
+export function copyBlockIntoWindow(plane: TypedArray, blockWidth: number, rows: number, x0: number, y0: number, win: WindowRect, dst: TypedArray): void {
   const left = Math.max(win.col, x0);
   const right = Math.min(win.col + win.width, x0 + blockWidth);
   const top = Math.max(win.row, y0);

@@ -42,7 +42,11 @@ export function registerAlgorithmRoutes(app: FastifyInstance, registry: RouteReg
     handler: async ({ params, request }) => {
       const data = describeAlgorithm(params.algorithmId);
       if (wantsHtml(params.f, request.headers.accept)) {
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page(data.title, `<h1>${escapeHtml(data.title)}</h1><p>${escapeHtml(data.description)}</p>${jsonBlock(data)}`) };
+        return {
+          kind: 'body',
+          contentType: 'text/html; charset=utf-8',
+          body: page(data.title, `<h1>${escapeHtml(data.title)}</h1><p>${escapeHtml(data.description)}</p>${jsonBlock(data)}`),
+        };
       }
       return { kind: 'json', data };
     },

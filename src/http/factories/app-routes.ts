@@ -45,7 +45,12 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
           { title: 'The API definition (JSON)', href: `${baseUrl}/api`, type: 'application/vnd.oai.openapi+json;version=3.1', rel: 'service-desc' },
           { title: 'The API documentation', href: `${baseUrl}/api.html`, type: 'text/html', rel: 'service-doc' },
           { title: 'Conformance Declaration', href: `${baseUrl}/conformance`, type: 'text/html', rel: 'http://www.opengis.net/def/rel/ogc/1.0/conformance' },
-          { title: 'List of Available TileMatrixSets', href: `${baseUrl}/tileMatrixSets`, type: 'application/json', rel: 'http://www.opengis.net/def/rel/ogc/1.0/tiling-schemes' },
+          {
+            title: 'List of Available TileMatrixSets',
+            href: `${baseUrl}/tileMatrixSets`,
+            type: 'application/json',
+            rel: 'http://www.opengis.net/def/rel/ogc/1.0/tiling-schemes',
+          },
           { title: 'List of Available Algorithms', href: `${baseUrl}/algorithms`, type: 'application/json', rel: 'data' },
           { title: 'List of Available ColorMaps', href: `${baseUrl}/colorMaps`, type: 'application/json', rel: 'data' },
         ],
@@ -69,7 +74,11 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
     handler: async ({ params, request }) => {
       const data = { conformsTo: [...CONFORMANCE].sort() };
       if (wantsHtml(params.f, request.headers.accept)) {
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page('Conformance', `<h1>Conformance</h1><ul>${data.conformsTo.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>`) };
+        return {
+          kind: 'body',
+          contentType: 'text/html; charset=utf-8',
+          body: page('Conformance', `<h1>Conformance</h1><ul>${data.conformsTo.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>`),
+        };
       }
       return { kind: 'json', data };
     },

@@ -34,4 +34,3 @@ export function registerCogInfoRoutes(app: FastifyInstance, registry: RouteRegis
     },
   });
 }
-

@@ -41,7 +41,9 @@ export function registerColormapRoutes(app: FastifyInstance, registry: RouteRegi
     params: {
       colorMapId: P.literal(COLORMAP_NAMES).path().describe('ColorMap name'),
       f: P.literal(['html', 'json', ...IMAGE_FORMATS] as const).describe('Response MediaType.'),
-      orientation: P.literal(['vertical', 'horizontal'] as const).default('horizontal').describe('Image Orientation.'),
+      orientation: P.literal(['vertical', 'horizontal'] as const)
+        .default('horizontal')
+        .describe('Image Orientation.'),
       height: P.int().gt(0).le(maxSide).describe('Image Height (default to 20px for horizontal or 256px for vertical).'),
       width: P.int().gt(0).le(maxSide).describe('Image Width (default to 256px for horizontal or 20px for vertical).'),
     },

@@ -85,17 +85,11 @@ export function registerGranuleListingRoutes(app: FastifyInstance, registry: Rou
     (p) => ({ kind: 'bbox', bounds: datasetGeographicBounds(p.coord_crs ?? WGS84, [p.minx, p.miny, p.maxx, p.maxy], WGS84) }),
   );
 
-  route(
-    '/point/{lon},{lat}/granules',
-    'point_granules',
-    'Granules containing a point.',
-    { ...lonLatPathParams, ...coordCrsParam },
-    (p) => {
-      const crs: Crs = p.coord_crs ?? WGS84;
-      const [lon, lat] = sameCrs(crs, WGS84) ? [p.lon, p.lat] : transformPoint(crs, WGS84, p.lon, p.lat);
-      return { kind: 'point', lon, lat };
-    },
-  );
+  route('/point/{lon},{lat}/granules', 'point_granules', 'Granules containing a point.', { ...lonLatPathParams, ...coordCrsParam }, (p) => {
+    const crs: Crs = p.coord_crs ?? WGS84;
+    const [lon, lat] = sameCrs(crs, WGS84) ? [p.lon, p.lat] : transformPoint(crs, WGS84, p.lon, p.lat);
+    return { kind: 'point', lon, lat };
+  });
 
   route(
     '/tiles/{tileMatrixSetId}/{z}/{x}/{y}/granules',

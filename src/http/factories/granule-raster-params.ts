@@ -35,9 +35,11 @@ export const granuleRasterParams = {
       '0.x expressions naming assets (`(B05-B04)/(B05+B04)`) are translated to positions in `assets` (or choose `assets` when it is absent).',
   ),
   asset_as_band: P.bool().default(false).describe("Describe each (1-band) asset's band by the asset key."),
-  pixel_selection: P.literal(PIXEL_SELECTION_METHODS).default('first').describe(
-    'How overlapping granules are combined: first (default: first valid granule in CMR order; stops reading once filled), highest, lowest, mean, median, stdev, lastbandlow, lastbandhigh (per pixel by the last band, which is dropped), count (valid granules per pixel).',
-  ),
+  pixel_selection: P.literal(PIXEL_SELECTION_METHODS)
+    .default('first')
+    .describe(
+      'How overlapping granules are combined: first (default: first valid granule in CMR order; stops reading once filled), highest, lowest, mean, median, stdev, lastbandlow, lastbandhigh (per pixel by the last band, which is dropped), count (valid granules per pixel).',
+    ),
 };
 
 export interface GranuleRasterParamValues {
@@ -55,7 +57,10 @@ export function granuleLayer(p: GranuleRasterParamValues): { layer: GranuleLayer
   let assets = p.assets && p.assets.length > 0 ? p.assets : undefined;
   let expression: CompiledExpression | undefined;
   if (p.expression !== undefined && p.expression.trim() !== '') {
-    const t = translateLegacyExpression(p.expression, assets?.map((a) => a.name));
+    const t = translateLegacyExpression(
+      p.expression,
+      assets?.map((a) => a.name),
+    );
     if (t.assets) assets = t.assets.map((name) => ({ name, key: name }));
     expression = compileExpression(parseExpression(t.expression));
   }

@@ -33,6 +33,9 @@ export function registerMetricsRoutes(app: FastifyInstance, services: Services):
       ...[...byStatus].map(([s, n]) => `rastile_http_responses_total{status="${s}"} ${n}`),
       `rastile_http_requests_total ${requests}`,
     ];
-    return reply.type('text/plain; version=0.0.4').header('cache-control', 'no-store').send(`${lines.join('\n')}\n`);
+    return reply
+      .type('text/plain; version=0.0.4')
+      .header('cache-control', 'no-store')
+      .send(`${lines.join('\n')}\n`);
   });
 }

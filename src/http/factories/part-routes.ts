@@ -27,28 +27,29 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
   };
   const imageParams = { ...backend.params, ...datasetParams, ...algorithmParams, ...colormapParams, ...renderParams };
 
-  if (!backend.ownPointRoute) registerRoute(app, registry, {
-    method: 'GET',
-    path: `${prefix}/point/{lon},{lat}`,
-    operationId: `${op}_point`,
-    summary: 'Get point values from the dataset.',
-    tags,
-    params: {
-      ...lonLatPathParams,
-      ...backend.params,
-      ...coordCrsParam,
-      ...datasetParams,
-    },
-    responses: { 200: { description: 'Point values.', content: { 'application/json': {} } } },
-    handler: async ({ params: p, signal }) => {
-      const reader = await backend.open(p, signal);
-      const v = pointValues(await reader.point(p.lon, p.lat, p.coord_crs ?? WGS84, readOptions(p), signal), [p.lon, p.lat]);
-      return {
-        kind: 'json',
-        data: { coordinates: v.coordinates, values: v.values, band_names: v.bandNames, band_descriptions: v.bandDescriptions },
-      };
-    },
-  });
+  if (!backend.ownPointRoute)
+    registerRoute(app, registry, {
+      method: 'GET',
+      path: `${prefix}/point/{lon},{lat}`,
+      operationId: `${op}_point`,
+      summary: 'Get point values from the dataset.',
+      tags,
+      params: {
+        ...lonLatPathParams,
+        ...backend.params,
+        ...coordCrsParam,
+        ...datasetParams,
+      },
+      responses: { 200: { description: 'Point values.', content: { 'application/json': {} } } },
+      handler: async ({ params: p, signal }) => {
+        const reader = await backend.open(p, signal);
+        const v = pointValues(await reader.point(p.lon, p.lat, p.coord_crs ?? WGS84, readOptions(p), signal), [p.lon, p.lat]);
+        return {
+          kind: 'json',
+          data: { coordinates: v.coordinates, values: v.values, band_names: v.bandNames, band_descriptions: v.bandDescriptions },
+        };
+      },
+    });
 
   // Previews: /preview, /preview.{format}, /preview/{width}x{height}.{format}
   const previewVariants: Array<{ path: string; id: string; extra: ParamDefs }> = [
@@ -56,7 +57,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
     { path: `${prefix}/preview.{format}`, id: `${op}_preview_format`, extra: { ...imageFormatPathParam, ...previewSizeParams(maxSide) } },
     { path: `${prefix}/preview`, id: `${op}_preview`, extra: { ...previewSizeParams(maxSide) } },
   ];
-  for (const v of backend.wholeDatasetPreview ?? true ? previewVariants : []) {
+  for (const v of (backend.wholeDatasetPreview ?? true) ? previewVariants : []) {
     registerRoute(app, registry, {
       method: 'GET',
       path: v.path,
@@ -77,8 +78,16 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
 
   // Bbox crops: /bbox/{minx},{miny},{maxx},{maxy}.{format} and …/{width}x{height}.{format}
   const bboxVariants: Array<{ path: string; id: string; extra: ParamDefs }> = [
-    { path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}/{width}x{height}.{format}`, id: `${op}_bbox_sized`, extra: { ...bboxPathParams, ...sizePath, ...imageFormatPathParam } },
-    { path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}.{format}`, id: `${op}_bbox`, extra: { ...bboxPathParams, ...imageFormatPathParam, ...partSizeParams(maxSide) } },
+    {
+      path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}/{width}x{height}.{format}`,
+      id: `${op}_bbox_sized`,
+      extra: { ...bboxPathParams, ...sizePath, ...imageFormatPathParam },
+    },
+    {
+      path: `${prefix}/bbox/{minx},{miny},{maxx},{maxy}.{format}`,
+      id: `${op}_bbox`,
+      extra: { ...bboxPathParams, ...imageFormatPathParam, ...partSizeParams(maxSide) },
+    },
   ];
   for (const v of bboxVariants) {
     registerRoute(app, registry, {
@@ -116,7 +125,10 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
     {
       path: `${prefix}/feature`,
       id: `${op}_feature`,
-      extra: { format: P.enumeration(IMAGE_FORMATS).describe('Output image type (default: PNG when any pixel is masked, else JPEG).'), ...partSizeParams(maxSide) },
+      extra: {
+        format: P.enumeration(IMAGE_FORMATS).describe('Output image type (default: PNG when any pixel is masked, else JPEG).'),
+        ...partSizeParams(maxSide),
+      },
     },
   ];
   for (const v of featureVariants) {

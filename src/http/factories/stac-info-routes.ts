@@ -96,7 +96,7 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
     method: 'GET',
     path: `${prefix}/asset_statistics`,
     operationId: `${op}_asset_statistics`,
-    summary: "Statistics of each asset on its own preview (max_size 1024 by default), keyed by asset then band.",
+    summary: 'Statistics of each asset on its own preview (max_size 1024 by default), keyed by asset then band.',
     tags,
     params: { ...o.urlParam, ...assetsParams, ...datasetParams, ...previewSizeParams(o.maxSide), ...statisticsParams, ...histogramParams },
     responses: { 200: { description: 'Statistics per asset and band.', content: { 'application/json': {} } } },

@@ -23,21 +23,22 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
   const tags = [backend.tag];
   const common = { ...backend.params, ...datasetParams, ...algorithmParams, ...statisticsParams, ...histogramParams };
 
-  if (backend.wholeDatasetPreview ?? true) registerRoute(app, registry, {
-    method: 'GET',
-    path: `${prefix}/statistics`,
-    operationId: `${prefix.slice(1)}_statistics`,
-    summary: 'Statistics of the dataset (computed on a preview of the whole dataset, max_size 1024 by default).',
-    tags,
-    params: { ...common, ...previewSizeParams(maxSide) },
-    responses: { 200: { description: 'Statistics per band, keyed by band name.', content: { 'application/json': {} } } },
-    handler: async ({ params: p, signal }) => {
-      const post = postProcessFor(p);
-      const reader = await backend.open(p, signal);
-      const img = await reader.preview({ ...readOptions(p), ...previewSize(p) }, signal);
-      return { kind: 'json', data: imageStatistics(post(img), statisticsOptions(p)) };
-    },
-  });
+  if (backend.wholeDatasetPreview ?? true)
+    registerRoute(app, registry, {
+      method: 'GET',
+      path: `${prefix}/statistics`,
+      operationId: `${prefix.slice(1)}_statistics`,
+      summary: 'Statistics of the dataset (computed on a preview of the whole dataset, max_size 1024 by default).',
+      tags,
+      params: { ...common, ...previewSizeParams(maxSide) },
+      responses: { 200: { description: 'Statistics per band, keyed by band name.', content: { 'application/json': {} } } },
+      handler: async ({ params: p, signal }) => {
+        const post = postProcessFor(p);
+        const reader = await backend.open(p, signal);
+        const img = await reader.preview({ ...readOptions(p), ...previewSize(p) }, signal);
+        return { kind: 'json', data: imageStatistics(post(img), statisticsOptions(p)) };
+      },
+    });
 
   registerRoute(app, registry, {
     method: 'POST',

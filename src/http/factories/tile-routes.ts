@@ -145,7 +145,20 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
         const zooms = reader.zoomRange(tms);
         const all = queryPairs(request.url, []);
         if (!all.some(([k]) => k === 'tilesize')) all.push(['tilesize', '256']);
-        const pointDrop = ['tilesize', 'tile_format', 'minzoom', 'maxzoom', 'buffer', 'padding', 'colormap', 'colormap_name', 'tilematrixsetid', 'rescale', 'color_formula', 'return_mask'];
+        const pointDrop = [
+          'tilesize',
+          'tile_format',
+          'minzoom',
+          'maxzoom',
+          'buffer',
+          'padding',
+          'colormap',
+          'colormap_name',
+          'tilematrixsetid',
+          'rescale',
+          'color_formula',
+          'return_mask',
+        ];
         const body = mapPage({
           title: backend.layerTitle(p),
           tms: tms.toJSON() as Record<string, unknown>,
@@ -169,7 +182,9 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
     params: {
       tile_format: P.enumeration(IMAGE_FORMATS).default('png').describe('Output image type. Default is png.'),
       use_epsg: P.bool().default(false).describe('Use EPSG code, not opengis.net, for the ows:SupportedCRS in the TileMatrixSet.'),
-      zooms: P.pattern(/^(\*|\w+)::\d+,\d+$/, '^(\\*|\\w+)::\\d+,\\d+$').list().describe('Zoom range per TMS: `WebMercatorQuad::0,5` or `*::0,1`.'),
+      zooms: P.pattern(/^(\*|\w+)::\d+,\d+$/, '^(\\*|\\w+)::\\d+,\\d+$')
+        .list()
+        .describe('Zoom range per TMS: `WebMercatorQuad::0,5` or `*::0,1`.'),
       ...tileParams,
     },
     responses: { 200: { description: 'WMTS capabilities document.', content: { 'application/xml': {} } } },

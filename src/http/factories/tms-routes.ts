@@ -49,7 +49,11 @@ export function registerTmsRoutes(app: FastifyInstance, registry: RouteRegistry)
     handler: async ({ params, request }) => {
       const data = getTileMatrixSet(params.tileMatrixSetId).toJSON();
       if (wantsHtml(params.f, request.headers.accept)) {
-        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: page(params.tileMatrixSetId, `<h1>${escapeHtml(params.tileMatrixSetId)}</h1>${jsonBlock(data)}`) };
+        return {
+          kind: 'body',
+          contentType: 'text/html; charset=utf-8',
+          body: page(params.tileMatrixSetId, `<h1>${escapeHtml(params.tileMatrixSetId)}</h1>${jsonBlock(data)}`),
+        };
       }
       return { kind: 'json', data };
     },

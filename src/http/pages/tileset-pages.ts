@@ -1,8 +1,15 @@
 /** HTML renderings of the OGC tile set documents (f=html). */
 import { escapeHtml, jsonBlock, page } from './html.ts';
 
-interface Link { href: string; rel: string; title?: string }
-interface TileSetDoc { title: string; links: Link[] }
+interface Link {
+  href: string;
+  rel: string;
+  title?: string;
+}
+interface TileSetDoc {
+  title: string;
+  links: Link[];
+}
 
 const linkList = (links: Link[]): string =>
   `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title ?? l.rel)}</a> <small>(${escapeHtml(l.rel)})</small></li>`).join('')}</ul>`;

@@ -4,8 +4,7 @@ import { getTileMatrixSet, TMS_IDS } from '../../geo/tms.ts';
 import type { ImageReader } from '../../readers/image-reader.ts';
 import { mediaType, type ImageFormat } from '../../raster/render/index.ts';
 
-const xmlEscape = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const xmlEscape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 export interface WmtsInput {
   requestUrl: string;
@@ -63,7 +62,17 @@ ${limits
   });
   const sets = TMS_IDS.map((id) => {
     const tms = getTileMatrixSet(id);
-    const doc = tms.toJSON() as { tileMatrices: Array<{ id: string; scaleDenominator: number; pointOfOrigin: number[]; tileWidth: number; tileHeight: number; matrixWidth: number; matrixHeight: number }> };
+    const doc = tms.toJSON() as {
+      tileMatrices: Array<{
+        id: string;
+        scaleDenominator: number;
+        pointOfOrigin: number[];
+        tileWidth: number;
+        tileHeight: number;
+        matrixWidth: number;
+        matrixHeight: number;
+      }>;
+    };
     // TiTiler writes the CRS string of the TMS document as it is (morecantile `crs.srs`), e.g.
     // `urn:ogc:def:crs:EPSG::2193` for NZTM2000Quad; `EPSG:None` for a CRS without EPSG code (CRS84).
     const supported = input.useEpsg ? `EPSG:${tms.crs.epsg ?? 'None'}` : tms.crsString;

@@ -3,7 +3,6 @@ import { fail, Problems } from '../validation/issues.ts';
 import { P } from '../validation/params.ts';
 import { ALGORITHM_IDS } from '../../raster/algorithms/index.ts';
 
-
 export const algorithmParams = {
   algorithm: P.literal(ALGORITHM_IDS).describe('Algorithm name.'),
   algorithm_params: P.custom<Record<string, unknown>>(

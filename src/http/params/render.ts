@@ -19,7 +19,7 @@ export const renderParams = {
     { type: 'string', title: 'Min/Max data Rescaling' },
   )
     .list()
-    .describe('comma (\',\') delimited Min,Max range. Can set multiple time for multiple bands.'),
+    .describe("comma (',') delimited Min,Max range. Can set multiple time for multiple bands."),
   color_formula: P.custom<ColorFormula>(
     (raw) => {
       try {
@@ -49,7 +49,7 @@ function colormapDomainProblem(cmap: ColorMap): string | null {
 }
 
 export const colormapParams = {
-  colormap_name: P.literal(COLORMAP_NAMES).describe("Colormap name"),
+  colormap_name: P.literal(COLORMAP_NAMES).describe('Colormap name'),
   colormap: P.custom<ColorMap | null>(
     (raw) => {
       try {

@@ -40,7 +40,9 @@ export const histogramParams = {
       return parts;
     },
     { type: 'string', pattern: BINS_PATTERN, 'x-maximum-bins': MAX_HISTOGRAM_BINS },
-  ).describe(`Number of equal-width bins (at most ${MAX_HISTOGRAM_BINS}), or a comma-separated increasing list of at most ${MAX_HISTOGRAM_BINS + 1} bin edges (default 10).`),
+  ).describe(
+    `Number of equal-width bins (at most ${MAX_HISTOGRAM_BINS}), or a comma-separated increasing list of at most ${MAX_HISTOGRAM_BINS + 1} bin edges (default 10).`,
+  ),
   histogram_range: P.custom<[number, number]>(
     (raw) => {
       if (!RANGE_RE.test(raw)) return fail(Problems.pattern(RANGE_PATTERN));

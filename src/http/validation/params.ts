@@ -180,16 +180,13 @@ export const P = {
   float: (): Param<number> => new Param<number>(parseFiniteFloat, { type: 'number' }),
   bool: (): Param<boolean> => new Param<boolean>(parsePyBool, { type: 'boolean' }),
   literal: <const V extends string>(values: readonly V[]): Param<V> =>
-    new Param<V>(
-      (raw) => ((values as readonly string[]).includes(raw) ? (raw as V) : fail(Problems.literal(values))),
-      { type: 'string', enum: [...values] },
-    ),
+    new Param<V>((raw) => ((values as readonly string[]).includes(raw) ? (raw as V) : fail(Problems.literal(values))), { type: 'string', enum: [...values] }),
   /** Like literal but reported as pydantic `enum` (used for image formats). */
   enumeration: <const V extends string>(values: readonly V[]): Param<V> =>
-    new Param<V>(
-      (raw) => ((values as readonly string[]).includes(raw) ? (raw as V) : fail(Problems.enumeration(values))),
-      { type: 'string', enum: [...values] },
-    ),
+    new Param<V>((raw) => ((values as readonly string[]).includes(raw) ? (raw as V) : fail(Problems.enumeration(values))), {
+      type: 'string',
+      enum: [...values],
+    }),
   pattern: (re: RegExp, pattern: string): Param<string> =>
     new Param<string>((raw) => (re.test(raw) ? raw : fail(Problems.pattern(pattern))), { type: 'string', pattern }),
   custom: <T>(parse: ParseFn<T>, schema: JsonSchema): Param<T> => new Param<T>(parse, schema),
@@ -303,7 +300,6 @@ export function parseParams<D extends ParamDefs>(defs: D, raw: RawRequestParams)
   if (issues.length > 0) throw new RequestValidationError(issues);
   return out as ParsedParams<D>;
 }
-
 
 function toIssue(box: ProblemBox, loc: Array<string | number>, input: unknown): ValidationIssue {
   const { subLoc, input: overrideInput, ...problem } = box.problem;

@@ -22,18 +22,9 @@ export interface GradientField {
   valid: Uint8Array;
 }
 
-export function maskedGradient(
-  band: TypedArray,
-  mask: Uint8Array,
-  width: number,
-  height: number,
-  buffer: number,
-  f32: boolean,
-): GradientField {
+export function maskedGradient(band: TypedArray, mask: Uint8Array, width: number, height: number, buffer: number, f32: boolean): GradientField {
   if (width < 2 || height < 2) {
-    throw Errors.badRequest(
-      'Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) elements are required.',
-    );
+    throw Errors.badRequest('Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) elements are required.');
   }
   const outW = width - 2 * buffer;
   const outH = height - 2 * buffer;
@@ -69,8 +60,7 @@ export function maskedGradient(
       }
       gx[o] = x;
       gy[o] = y;
-      const ok =
-        mask[up] !== 0 && mask[down] !== 0 && mask[left] !== 0 && mask[right] !== 0 && Number.isFinite(x) && Number.isFinite(y);
+      const ok = mask[up] !== 0 && mask[down] !== 0 && mask[left] !== 0 && mask[right] !== 0 && Number.isFinite(x) && Number.isFinite(y);
       valid[o] = ok ? 255 : 0;
     }
   }

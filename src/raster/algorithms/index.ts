@@ -13,8 +13,24 @@ export type { AlgorithmParams } from './params.ts';
 
 /** Registry order, as `/algorithms` lists them. */
 export const ALGORITHM_IDS: readonly AlgorithmId[] = Object.freeze([
-  'hillshade', 'slope', 'contours', 'normalizedIndex', 'terrarium', 'terrainrgb', 'cast', 'ceil', 'floor',
-  'min', 'max', 'median', 'mean', 'std', 'var', 'sum', 'grayscale', 'bitonal',
+  'hillshade',
+  'slope',
+  'contours',
+  'normalizedIndex',
+  'terrarium',
+  'terrainrgb',
+  'cast',
+  'ceil',
+  'floor',
+  'min',
+  'max',
+  'median',
+  'mean',
+  'std',
+  'var',
+  'sum',
+  'grayscale',
+  'bitonal',
 ] as const);
 
 export interface AlgorithmDescription {

@@ -94,9 +94,7 @@ export function validateParams(modelName: string, specs: readonly ParamSpec[], i
   }
   if (issues.length > 0) {
     const head = `${issues.length} validation error${issues.length > 1 ? 's' : ''} for ${modelName}`;
-    const body = issues.map(
-      (i) => `${i.loc}\n  ${i.msg} [type=${i.type}, input_value=${pyRepr(i.input)}, input_type=${pyTypeName(i.input)}]`,
-    );
+    const body = issues.map((i) => `${i.loc}\n  ${i.msg} [type=${i.type}, input_value=${pyRepr(i.input)}, input_type=${pyTypeName(i.input)}]`);
     throw Errors.invalidAlgorithmParams([head, ...body].join('\n'), { context: { parameter: 'algorithm_params' } });
   }
   return Object.freeze(out);
@@ -113,9 +111,7 @@ export function paramJsonSchema(spec: ParamSpec): Record<string, unknown> {
   const range: Record<string, unknown> = {};
   if (spec.maximum !== undefined) range.maximum = spec.maximum;
   if (spec.minimum !== undefined) range.minimum = spec.minimum;
-  const prop: Record<string, unknown> = spec.nullable
-    ? { anyOf: [{ ...range, type: spec.type }, { type: 'null' }] }
-    : { ...range, type: spec.type };
+  const prop: Record<string, unknown> = spec.nullable ? { anyOf: [{ ...range, type: spec.type }, { type: 'null' }] } : { ...range, type: spec.type };
   if (spec.default !== undefined) prop.default = spec.default;
   if (spec.description !== undefined) prop.description = spec.description;
   prop.title = titleOf(spec.name);

@@ -36,12 +36,7 @@ export function slope(params: AlgorithmParams, img: ImageData): ImageData {
     }
     const dx = x / px;
     const dy = y / py;
-    if (
-      !Number.isFinite(dx) ||
-      !Number.isFinite(dy) ||
-      Math.abs(x) * FLOAT64_TINY >= px ||
-      Math.abs(y) * FLOAT64_TINY >= py
-    ) {
+    if (!Number.isFinite(dx) || !Number.isFinite(dy) || Math.abs(x) * FLOAT64_TINY >= px || Math.abs(y) * FLOAT64_TINY >= py) {
       valid[i] = 0;
     }
     out[i] = Math.atan(Math.sqrt(dx * dx + dy * dy)) * DEGREES;

@@ -52,12 +52,7 @@ function applyDiscrete(values: TypedArray, entries: Map<number, readonly number[
   }
 }
 
-function applyIntervals(
-  values: TypedArray,
-  entries: ReadonlyArray<readonly [readonly [number, number], readonly number[]]>,
-  out: Uint8Array,
-  n: number,
-): void {
+function applyIntervals(values: TypedArray, entries: ReadonlyArray<readonly [readonly [number, number], readonly number[]]>, out: Uint8Array, n: number): void {
   const count = entries.length;
   const lo = new Float64Array(count);
   const hi = new Float64Array(count);

@@ -2,27 +2,7 @@
 
 export type UnaryOp = '-' | '+' | '~' | 'not';
 
-export type BinaryOp =
-  | '+'
-  | '-'
-  | '*'
-  | '/'
-  | '//'
-  | '%'
-  | '**'
-  | '<<'
-  | '>>'
-  | '&'
-  | '|'
-  | '^'
-  | '=='
-  | '!='
-  | '<'
-  | '<='
-  | '>'
-  | '>='
-  | 'and'
-  | 'or';
+export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '**' | '<<' | '>>' | '&' | '|' | '^' | '==' | '!=' | '<' | '<=' | '>' | '>=' | 'and' | 'or';
 
 export type Expr =
   /** Numeric literal; `isInt` when written without '.' or exponent (a Python int). */

@@ -236,7 +236,7 @@ export class BlockCodegen {
         const half = Math.trunc(Math.abs(2 * x)) % 2 === 1;
         let r: Val | undefined;
         let p = base;
-        for (let mask = 1; ; ) {
+        for (let mask = 1; ;) {
           if (n & mask) r = r ? this.arith('*', r, p) : p;
           mask <<= 1;
           if (mask > n) break;
@@ -313,5 +313,4 @@ export class BlockCodegen {
   }
 }
 
-const kindName = (k: Kind): string =>
-  ({ bool: 'bool', int: 'int32', long: 'int64', float: 'float32', double: 'float64' })[k];
+const kindName = (k: Kind): string => ({ bool: 'bool', int: 'int32', long: 'int64', float: 'float32', double: 'float64' })[k];

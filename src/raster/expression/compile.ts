@@ -30,11 +30,7 @@ export interface CompiledExpression {
    * inputs[k] / masks[k] are band k (1-based; unused entries may be undefined), all at least
    * `length` long. A missing mask means "all valid".
    */
-  evaluate(
-    inputs: ReadonlyArray<TypedArray | undefined>,
-    masks: ReadonlyArray<Uint8Array | undefined>,
-    length: number,
-  ): EvaluatedExpression;
+  evaluate(inputs: ReadonlyArray<TypedArray | undefined>, masks: ReadonlyArray<Uint8Array | undefined>, length: number): EvaluatedExpression;
 }
 
 type BlockLoop = (inputs: ReadonlyArray<TypedArray | undefined>, out: TypedArray, n: number) => void;

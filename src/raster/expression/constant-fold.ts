@@ -36,8 +36,7 @@ export function lit(v: number): string {
 export const isIntish = (py: PyType): boolean => py !== 'float';
 
 export function constVal(v: number, py: PyType, kind?: Kind): Val {
-  const k: Kind =
-    kind ?? (py === 'bool' ? 'bool' : py === 'float' ? 'double' : v >= -2147483648 && v <= 2147483647 ? 'int' : 'long');
+  const k: Kind = kind ?? (py === 'bool' ? 'bool' : py === 'float' ? 'double' : v >= -2147483648 && v <= 2147483647 ? 'int' : 'long');
   return { code: lit(v), kind: k, c: { v, py } };
 }
 
@@ -95,8 +94,7 @@ export function foldBinary(op: BinaryOp, a: { v: number; py: PyType }, b: { v: n
       const bx = BigInt(x);
       const by = BigInt(y);
       if ((op === '<<' || op === '>>') && by < 0n) fail('negative shift count');
-      const r =
-        op === '&' ? bx & by : op === '|' ? bx | by : op === '^' ? bx ^ by : op === '<<' ? bx << by : bx >> by;
+      const r = op === '&' ? bx & by : op === '|' ? bx | by : op === '^' ? bx ^ by : op === '<<' ? bx << by : bx >> by;
       const py: PyType = a.py === 'bool' && b.py === 'bool' && op !== '<<' && op !== '>>' ? 'bool' : 'int';
       return constVal(Number(r), py);
     }
@@ -111,7 +109,7 @@ export function foldMath(fn: string, args: Val[]): Val {
   const ints = args.every((a) => isIntish((a.c as { py: PyType }).py));
   if (fn === 'fmod') {
     if (ints && vs[1] === 0) return constVal(0, 'int', 'long');
-    return ints ? constVal(vs[0] % vs[1] + 0, 'int', 'long') : constVal(vs[0] % vs[1], 'float');
+    return ints ? constVal((vs[0] % vs[1]) + 0, 'int', 'long') : constVal(vs[0] % vs[1], 'float');
   }
   if (fn === 'abs' && ints) return constVal(Math.abs(vs[0]), 'int', 'long');
   const f = (Math as unknown as Record<string, (...v: number[]) => number>)[fn];

@@ -24,13 +24,23 @@ const PAREN = 'ParenthesizedExpression';
 const PY_BINARY_OPS: ReadonlyArray<[string, number]> = [
   ['or', 1],
   ['and', 2],
-  ['==', 4], ['!=', 4], ['<', 4], ['<=', 4], ['>', 4], ['>=', 4],
+  ['==', 4],
+  ['!=', 4],
+  ['<', 4],
+  ['<=', 4],
+  ['>', 4],
+  ['>=', 4],
   ['|', 5],
   ['^', 6],
   ['&', 7],
-  ['<<', 8], ['>>', 8],
-  ['+', 9], ['-', 9],
-  ['*', 10], ['/', 10], ['//', 10], ['%', 10],
+  ['<<', 8],
+  ['>>', 8],
+  ['+', 9],
+  ['-', 9],
+  ['*', 10],
+  ['/', 10],
+  ['//', 10],
+  ['%', 10],
 ];
 
 let configured = false;
@@ -80,8 +90,7 @@ function configureJsep(): void {
   });
 }
 
-const isIdentifierPart = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
+const isIdentifierPart = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
 
 class SyntaxErr extends Error {
   constructor(
@@ -118,8 +127,7 @@ export function parseBlock(block: string): Expr {
   }
 }
 
-const isComparison = (n: jsep.Expression): boolean =>
-  n.type === 'BinaryExpression' && COMPARISON_OPS.has((n as jsep.BinaryExpression).operator);
+const isComparison = (n: jsep.Expression): boolean => n.type === 'BinaryExpression' && COMPARISON_OPS.has((n as jsep.BinaryExpression).operator);
 
 /** Chained comparison `a < b <= c …` (jsep nests it to the left): Python's `(a < b) and (b <= c) …`. */
 function convertChain(node: jsep.BinaryExpression, block: string): Expr {
@@ -205,9 +213,7 @@ function convert(node: jsep.Expression, block: string): Expr {
     case 'Compound':
     case 'SequenceExpression':
       // jsep accepts `a b` and `a, b` as a list of expressions; Python does not
-      throw Errors.invalidExpression(
-        `Invalid expression syntax: expected an operator between expressions in '${block.trim()}' (separate output bands with ;)`,
-      );
+      throw Errors.invalidExpression(`Invalid expression syntax: expected an operator between expressions in '${block.trim()}' (separate output bands with ;)`);
     default:
       return disallowed(`'${node.type}'`);
   }

@@ -15,9 +15,7 @@ import { saturatePlanes } from './lch.ts';
 
 export function applyColorFormula(bands: readonly TypedArray[], dtype: DType, formula: ColorFormula): Uint8Array[] {
   if (isFloat(dtype)) {
-    throw Errors.badRequest(
-      `color_formula needs integer data but the image is ${dtype}: add a rescale to convert it to 0..255 first`,
-    );
+    throw Errors.badRequest(`color_formula needs integer data but the image is ${dtype}: add a rescale to convert it to 0..255 first`);
   }
   checkBands(formula.ops, bands.length);
   let max = dtypeRange(dtype)[1];

@@ -40,7 +40,10 @@ const BAND_LETTERS: Record<string, number> = { r: 1, g: 2, b: 3 };
 
 export function parseColorFormula(text: string): ColorFormula {
   // Python str.split(' ') then str.strip(): empty tokens survive (and fail as arguments).
-  const tokens = text.replace(/,/g, '').split(' ').map((t) => t.trim());
+  const tokens = text
+    .replace(/,/g, '')
+    .split(' ')
+    .map((t) => t.trim());
   const groups: string[][] = [];
   let current: string[] = [];
   for (const token of tokens) {

@@ -32,7 +32,14 @@ export interface GeoTiffInput {
 }
 
 const SAMPLE_FORMAT: Record<DType, number> = {
-  uint8: 1, uint16: 1, uint32: 1, int8: 2, int16: 2, int32: 2, float32: 3, float64: 3,
+  uint8: 1,
+  uint16: 1,
+  uint32: 1,
+  int8: 2,
+  int16: 2,
+  int32: 2,
+  float32: 3,
+  float64: 3,
 };
 
 /** GeoKeyDirectory values, or null when the CRS has no EPSG code (then GDAL sees no CRS). */

@@ -2,17 +2,7 @@
 export type ImageFormat = 'png' | 'npy' | 'tif' | 'tiff' | 'jpeg' | 'jpg' | 'jp2' | 'webp' | 'pngraw';
 
 /** TiTiler's ImageType order. */
-export const IMAGE_FORMATS: readonly ImageFormat[] = Object.freeze([
-  'png',
-  'npy',
-  'tif',
-  'tiff',
-  'jpeg',
-  'jpg',
-  'jp2',
-  'webp',
-  'pngraw',
-] as const);
+export const IMAGE_FORMATS: readonly ImageFormat[] = Object.freeze(['png', 'npy', 'tif', 'tiff', 'jpeg', 'jpg', 'jp2', 'webp', 'pngraw'] as const);
 
 const MEDIA_TYPES: Record<ImageFormat, string> = {
   png: 'image/png',

@@ -180,8 +180,7 @@ const IEND = Uint8Array.of(0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82);
 
 /** node ≥ 20.15 has a native (SIMD) CRC-32; the table loop is the fallback. */
 const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-const crcOf = (buf: Uint8Array, start: number, end: number): number =>
-  nativeCrc32 ? nativeCrc32(buf.subarray(start, end)) >>> 0 : crc32(buf, start, end);
+const crcOf = (buf: Uint8Array, start: number, end: number): number => (nativeCrc32 ? nativeCrc32(buf.subarray(start, end)) >>> 0 : crc32(buf, start, end));
 
 /** signature, IHDR, one IDAT and IEND in one buffer of the exact size. */
 function assemble(input: PngInput, idat: Uint8Array): Buffer {

@@ -9,8 +9,7 @@ export interface ProblemText {
   readonly problem: string;
 }
 
-export const isProblemText = (v: unknown): v is ProblemText =>
-  typeof v === 'object' && v !== null && typeof (v as { problem?: unknown }).problem === 'string';
+export const isProblemText = (v: unknown): v is ProblemText => typeof v === 'object' && v !== null && typeof (v as { problem?: unknown }).problem === 'string';
 
 const INVALID: ProblemText = Object.freeze({ problem: 'invalid rescale format' });
 

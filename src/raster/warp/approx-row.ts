@@ -53,7 +53,12 @@ export function approxRowAt(
   sx[2] = px(n - 1);
   sy[0] = sy[1] = sy[2] = y;
   exact(sx, sy);
-  const x0 = sx[0], y0 = sy[0], xm = sx[1], ym = sy[1], x1 = sx[2], y1 = sy[2];
+  const x0 = sx[0],
+    y0 = sy[0],
+    xm = sx[1],
+    ym = sy[1],
+    x1 = sx[2],
+    y1 = sy[2];
   if (!(Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(xm) && Number.isFinite(ym) && Number.isFinite(x1) && Number.isFinite(y1))) {
     exactAt(exact, px, y, at, 0, m, outX, outY);
     return;
@@ -65,7 +70,16 @@ let exactScratchX = new Float64Array(64);
 let exactScratchY = new Float64Array(64);
 
 /** Exact transforms of the wanted points at[lo…hi). */
-function exactAt(exact: PixelTransform, px: (k: number) => number, y: number, at: Int32Array, lo: number, hi: number, outX: Float64Array, outY: Float64Array): void {
+function exactAt(
+  exact: PixelTransform,
+  px: (k: number) => number,
+  y: number,
+  at: Int32Array,
+  lo: number,
+  hi: number,
+  outX: Float64Array,
+  outY: Float64Array,
+): void {
   const m = hi - lo;
   if (m <= 0) return;
   if (exactScratchX.length < m) {
@@ -129,7 +143,12 @@ function segmentAt(
   const rightMid = mid + ((rightCount - 1) >> 1);
   const exactLeft = leftCount <= SMALL;
   const exactRight = rightCount <= SMALL;
-  let lmx = NaN, lmy = NaN, lbx = NaN, lby = NaN, rmx = NaN, rmy = NaN;
+  let lmx = NaN,
+    lmy = NaN,
+    lbx = NaN,
+    lby = NaN,
+    rmx = NaN,
+    rmy = NaN;
   if (!exactLeft || !exactRight) {
     // the split points, wanted or not: a failure of any of them makes both parts exact
     let k = 0;

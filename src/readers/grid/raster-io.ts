@@ -228,9 +228,7 @@ async function resampledRead(
   const part = await raster.readWindow(level, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, bands, options.signal);
   const srcWin: Window = { col: win.col - c0, row: win.row - r0, width: win.width, height: win.height };
   const validSrc = part.mask;
-  const out = part.bands.map((b) =>
-    resampleKernel(b, c1 - c0, r1 - r0, srcWin, outWidth, outHeight, options.resampling, validSrc, raster.dtype, options.fill),
-  );
+  const out = part.bands.map((b) => resampleKernel(b, c1 - c0, r1 - r0, srcWin, outWidth, outHeight, options.resampling, validSrc, raster.dtype, options.fill));
   let mask: Uint8Array | null = null;
   if (options.withMask && lv.hasMask && part.mask) {
     // the mask stays 0/255: sampled at the nearest source pixel, never kernel-averaged

@@ -104,7 +104,12 @@ export function planPreview(ds: PlanGeometry, req: PreviewRequest): ReadPlan {
   const size = { width: req.width, height: req.height, maxSize: req.maxSize };
   if (req.dstCrs && !sameCrs(req.dstCrs, ds.crs)) {
     const out = suggestedWarpOutput(ds.crs, req.dstCrs, W, H, ds.geoTransform);
-    const grid = { bounds: boundsFromGeoTransform(out.geoTransform, out.width, out.height), geoTransform: out.geoTransform, width: out.width, height: out.height };
+    const grid = {
+      bounds: boundsFromGeoTransform(out.geoTransform, out.width, out.height),
+      geoTransform: out.geoTransform,
+      width: out.width,
+      height: out.height,
+    };
     const [height, width] = outputSize(size, out.height, out.width, false);
     return warpPlan(ds, req.dstCrs, grid, width, height, 0);
   }

@@ -62,7 +62,14 @@ export async function readWarpedImage(
   const k = chooseLevel(vrtLevels, grid.width, grid.height, outWidth, outHeight);
   const gw = vrtLevels[k].width;
   const gh = vrtLevels[k].height;
-  const ggt: GeoTransform = [grid.geoTransform[0], (grid.geoTransform[1] * grid.width) / gw, 0, grid.geoTransform[3], 0, (grid.geoTransform[5] * grid.height) / gh];
+  const ggt: GeoTransform = [
+    grid.geoTransform[0],
+    (grid.geoTransform[1] * grid.width) / gw,
+    0,
+    grid.geoTransform[3],
+    0,
+    (grid.geoTransform[5] * grid.height) / gh,
+  ];
 
   // 2. Which grid pixels the output samples (identity when sizes match).
   const resampling = options.resampling ?? 'nearest';
@@ -79,7 +86,10 @@ export async function readWarpedImage(
   const levelGt: GeoTransform = [srcGt[0], srcGt[1] * fx, srcGt[2] * fy, srcGt[3], srcGt[4] * fx, srcGt[5] * fy];
   const exact = gridToSource(ggt, invertGeoTransform(levelGt), getTransformer(grid.crs, ds.crs));
   // output bands + `written` + masks, and the coordinates of one block at a time (16 bytes/pixel)
-  chargeRequest(tw * th * (1 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length) + 16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE, `A ${tw}×${th} warp of ${readBands.length} band(s)`);
+  chargeRequest(
+    tw * th * (1 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length) + 16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE,
+    `A ${tw}×${th} warp of ${readBands.length} band(s)`,
+  );
   const lv = tiff.levels[k];
   const reproject = options.reproject ?? 'nearest';
   const count = tw * th;
@@ -90,7 +100,8 @@ export async function readWarpedImage(
   const readMasks = new Map<SourceRegion, Uint8Array>();
   const source: BlockWarpSource = {
     read: async ([c0, r0, c1, r1]) => {
-      if ((c1 - c0) * (r1 - r0) > maxReadPixels) throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
+      if ((c1 - c0) * (r1 - r0) > maxReadPixels)
+        throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
       const part = await tiff.readWindow(k, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, readBands, signal);
       const region: SourceRegion = {
         bands: part.bands,
@@ -113,7 +124,18 @@ export async function readWarpedImage(
     },
   };
   await warpBlocks(
-    { exact, cols, rows, gridWidth: gw, vrtBlockWidth: VRT_BLOCK_WIDTH, maxError: MAX_ERROR, sourceWidth: lv.width, sourceHeight: lv.height, method: reproject, margin: reproject === 'nearest' ? 0 : 4 },
+    {
+      exact,
+      cols,
+      rows,
+      gridWidth: gw,
+      vrtBlockWidth: VRT_BLOCK_WIDTH,
+      maxError: MAX_ERROR,
+      sourceWidth: lv.width,
+      sourceHeight: lv.height,
+      method: reproject,
+      margin: reproject === 'nearest' ? 0 : 4,
+    },
     source,
     { bands: warped, written, dtype },
   );
@@ -123,15 +145,25 @@ export async function readWarpedImage(
   let bands: TypedArray[] = plan.alphaBand !== null ? warped.slice(0, -1) : warped;
   // With one band, a pixel holds data exactly where a source sample was written (nodata samples
   // are never copied), so `written` is the nodata mask too.
-  let masks: Uint8Array[] =
-    plan.nodata !== null && bands.length > 1 ? bands.map((b) => nodataMask(b, plan.nodata!)) : bands.map(() => written);
+  let masks: Uint8Array[] = plan.nodata !== null && bands.length > 1 ? bands.map((b) => nodataMask(b, plan.nodata!)) : bands.map(() => written);
   if (!direct) {
     const win = { col: 0, row: 0, width: gw, height: gh };
     bands = bands.map((b, i) => resampleKernel(b, gw, gh, win, outWidth, outHeight, resampling, masks[i], dtype, fill));
-    masks = plan.nodata !== null ? bands.map((b) => nodataMask(b, plan.nodata!)) : [sampleMaskNearest(written, gw, 0, 0, nearestIndexes(0, gw, outWidth, gw), nearestIndexes(0, gh, outHeight, gh))];
+    masks =
+      plan.nodata !== null
+        ? bands.map((b) => nodataMask(b, plan.nodata!))
+        : [sampleMaskNearest(written, gw, 0, 0, nearestIndexes(0, gw, outWidth, gw), nearestIndexes(0, gh, outHeight, gh))];
     if (plan.nodata === null) masks = bands.map(() => masks[0]);
   }
-  return assembleImage(ds, indexes, bands, masks, { bounds: grid.bounds, crs: grid.crs, width: outWidth, height: outHeight }, plan.nodata, options.unscale ?? false);
+  return assembleImage(
+    ds,
+    indexes,
+    bands,
+    masks,
+    { bounds: grid.bounds, crs: grid.crs, width: outWidth, height: outHeight },
+    plan.nodata,
+    options.unscale ?? false,
+  );
 }
 
 function identity(n: number): Int32Array {

@@ -64,7 +64,10 @@ export function parseStacItem(text: string, location: string): StacItem {
     });
     rasterFields.push(raw);
   }
-  if (assets.size === 0) throw Errors.missingAssets(`No valid asset found in STAC item ${location}: no raster asset (GeoTIFF, JPEG2000 or HDF media type, or none)`, { context: { url: location } });
+  if (assets.size === 0)
+    throw Errors.missingAssets(`No valid asset found in STAC item ${location}: no raster asset (GeoTIFF, JPEG2000 or HDF media type, or none)`, {
+      context: { url: location },
+    });
   const bbox = itemBbox(doc, location);
   return {
     location,

@@ -41,7 +41,8 @@ function bandIndexes(asset: StacAsset, names: readonly string[]): number[] {
   asset.bands.forEach((b, i) => byKey.set(b.commonName ?? b.name ?? String(i + 1), i + 1));
   return names.map((n) => {
     const idx = byKey.get(n);
-    if (idx === undefined) throw Errors.badRequest(`Band '${n}' not found in the metadata of asset '${asset.name}' (available: ${[...byKey.keys()].join(', ')})`);
+    if (idx === undefined)
+      throw Errors.badRequest(`Band '${n}' not found in the metadata of asset '${asset.name}' (available: ${[...byKey.keys()].join(', ')})`);
     return idx;
   });
 }

@@ -110,7 +110,13 @@ export class StacReader implements ImageReader {
     });
     const img = concatAssetImages(images, this.options.assetAsBand ?? false);
     const expr = this.options.expression;
-    return expr ? applyExpression(img, img.bands.map((_, i) => i + 1), expr) : img;
+    return expr
+      ? applyExpression(
+          img,
+          img.bands.map((_, i) => i + 1),
+          expr,
+        )
+      : img;
   }
 }
 

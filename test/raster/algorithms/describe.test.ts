@@ -21,7 +21,26 @@ const PYDANTIC: Record<string, string> = {
 test('registry order (§9.1)', () => {
   assert.deepEqual(
     [...ALGORITHM_IDS],
-    ['hillshade', 'slope', 'contours', 'normalizedIndex', 'terrarium', 'terrainrgb', 'cast', 'ceil', 'floor', 'min', 'max', 'median', 'mean', 'std', 'var', 'sum', 'grayscale', 'bitonal'],
+    [
+      'hillshade',
+      'slope',
+      'contours',
+      'normalizedIndex',
+      'terrarium',
+      'terrainrgb',
+      'cast',
+      'ceil',
+      'floor',
+      'min',
+      'max',
+      'median',
+      'mean',
+      'std',
+      'var',
+      'sum',
+      'grayscale',
+      'bitonal',
+    ],
   );
 });
 
@@ -37,9 +56,7 @@ test('titles, descriptions and metadata of the other algorithms (§9.3)', () => 
     return [d.title, d.description, d.inputs.nbands, d.outputs.nbands, d.outputs.dtype, Object.keys(d.parameters).join(',')];
   };
   assert.deepEqual(brief('contours'), ['Contours', 'Create contours from DEM dataset.', 1, 3, 'uint8', 'increment,thickness,minz,maxz']);
-  assert.deepEqual(brief('normalizedIndex'), [
-    'Normalized Difference Index', 'Compute normalized difference index from two bands.', 2, 1, 'float32', '',
-  ]);
+  assert.deepEqual(brief('normalizedIndex'), ['Normalized Difference Index', 'Compute normalized difference index from two bands.', 2, 1, 'float32', '']);
   assert.deepEqual(brief('terrainrgb'), ['TerrainRGB', 'Encode DEM into RGB (Mapbox Terrain RGB).', 1, 3, 'uint8', 'interval,baseval,nodata_height']);
   assert.deepEqual(brief('ceil'), ['Round data to the smallest integer', 'Round data to the smallest integer.', null, null, 'uint8', '']);
   assert.deepEqual(brief('floor'), ['Round data to the largest integer', 'Round data to the largest integer.', null, null, 'uint8', '']);
@@ -51,19 +68,39 @@ test('titles, descriptions and metadata of the other algorithms (§9.3)', () => 
   assert.deepEqual(brief('var'), ['Variance', 'Return Variance along the `bands` axis.', null, 1, 'float64', '']);
   assert.deepEqual(brief('sum'), ['Sum', 'Return Sum values along the `bands` axis.', null, 1, null, '']);
   assert.deepEqual(brief('grayscale'), [
-    'Transform a RGB Image to Grayscale', 'Transform a RGB Image to Grayscale using the ITU-R 601-2 luma.', null, 1, null, '',
+    'Transform a RGB Image to Grayscale',
+    'Transform a RGB Image to Grayscale using the ITU-R 601-2 luma.',
+    null,
+    1,
+    null,
+    '',
   ]);
   assert.deepEqual(brief('bitonal'), [
-    'Transform an Image to Bitonal', 'All values larger than 127 are set to 255 (white), all other values to 0 (black).', null, 1, 'uint8', '',
+    'Transform an Image to Bitonal',
+    'All values larger than 127 are set to 255 (white), all other values to 0 (black).',
+    null,
+    1,
+    'uint8',
+    '',
   ]);
   assert.deepEqual(describeAlgorithm('contours').parameters.minz, {
-    default: -12000, maximum: 99999, minimum: -99999, title: 'Minz', type: 'integer',
+    default: -12000,
+    maximum: 99999,
+    minimum: -99999,
+    title: 'Minz',
+    type: 'integer',
   });
   assert.deepEqual(describeAlgorithm('normalizedIndex').outputs, { nbands: 1, dtype: 'float32', min: [-1], max: [1] });
 });
 
 test('every registered id is described; unknown ids are rejected', () => {
   for (const id of ALGORITHM_IDS) assert.equal(typeof describeAlgorithm(id).title, 'string');
-  assert.throws(() => describeAlgorithm('hillshad'), (e: unknown) => isRastileError(e, 'BadRequest'));
-  assert.throws(() => describeAlgorithm('toString'), (e: unknown) => isRastileError(e, 'BadRequest'));
+  assert.throws(
+    () => describeAlgorithm('hillshad'),
+    (e: unknown) => isRastileError(e, 'BadRequest'),
+  );
+  assert.throws(
+    () => describeAlgorithm('toString'),
+    (e: unknown) => isRastileError(e, 'BadRequest'),
+  );
 });

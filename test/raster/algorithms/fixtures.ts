@@ -41,14 +41,11 @@ export const TEST_CRS: Crs = {
 let doc: OracleDoc | null = null;
 
 export function oracle(): OracleDoc {
-  doc ??= JSON.parse(
-    readFileSync(new URL('../../fixtures/algorithms/cases.json', import.meta.url), 'utf8'),
-  ) as OracleDoc;
+  doc ??= JSON.parse(readFileSync(new URL('../../fixtures/algorithms/cases.json', import.meta.url), 'utf8')) as OracleDoc;
   return doc;
 }
 
-const num = (v: number | string): number =>
-  typeof v === 'number' ? v : v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : -Infinity;
+const num = (v: number | string): number => (typeof v === 'number' ? v : v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : -Infinity);
 
 export function decodeArray(b64: string, dtype: DType): TypedArray {
   const buf = Buffer.from(b64, 'base64');

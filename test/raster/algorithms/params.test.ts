@@ -121,7 +121,10 @@ test('type errors', () => {
 });
 
 test('unknown algorithm ids are a BadRequest', () => {
-  assert.throws(() => validateAlgorithmParams('hillshad', {}), (e: unknown) => isRastileError(e, 'BadRequest'));
+  assert.throws(
+    () => validateAlgorithmParams('hillshad', {}),
+    (e: unknown) => isRastileError(e, 'BadRequest'),
+  );
 });
 
 test('a required parameter (custom model, §13.3 "missing required param → 400")', () => {

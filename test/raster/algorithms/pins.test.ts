@@ -6,15 +6,21 @@ import { applyAlgorithm, validateAlgorithmParams } from '../../../src/raster/alg
 import type { ImageData } from '../../../src/raster/image-data.ts';
 import { makeImage, seededInts } from './fixtures.ts';
 
-const run = (id: string, img: ImageData, params: Record<string, unknown> = {}): ImageData =>
-  applyAlgorithm(id, validateAlgorithmParams(id, params), img);
+const run = (id: string, img: ImageData, params: Record<string, unknown> = {}): ImageData => applyAlgorithm(id, validateAlgorithmParams(id, params), img);
 
 const badRequest = (e: unknown): boolean => isRastileError(e, 'BadRequest');
 
 /** 1-band uint16 DEM, values in [0, 5000); optionally rows/cols 0..99 masked. */
 function dem(size: number, seed: number, maskCorner = false): ImageData {
   const rnd = seededInts(seed, 0, 5000);
-  return makeImage('uint16', 1, size, size, () => rnd(), (_b, i) => maskCorner && i % size < 100 && Math.floor(i / size) < 100);
+  return makeImage(
+    'uint16',
+    1,
+    size,
+    size,
+    () => rnd(),
+    (_b, i) => maskCorner && i % size < 100 && Math.floor(i / size) < 100,
+  );
 }
 
 test('terrainrgb encodes every height 0..4999 so that Mapbox decoding gives it back exactly', () => {
@@ -89,9 +95,19 @@ test('hillshade/slope: masked input stays masked; masks follow numpy.gradient', 
     assert.equal(out.masks[0][(101 - 3) * 256 + 50], 255);
   }
   // a lone masked pixel masks its 4 neighbours, and (as numpy.ma does) not itself
-  const one = makeImage('float32', 1, 5, 5, (_b, i) => i * i, (_b, i) => i === 12);
+  const one = makeImage(
+    'float32',
+    1,
+    5,
+    5,
+    (_b, i) => i * i,
+    (_b, i) => i === 12,
+  );
   const m = run('hillshade', one, { buffer: 0 }).masks[0];
-  assert.deepEqual([...m].map((v) => (v ? 1 : 0)), [1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1]);
+  assert.deepEqual(
+    [...m].map((v) => (v ? 1 : 0)),
+    [1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1],
+  );
 });
 
 test('normalizedIndex of (1, 2) is 0.3333 in float32; 0/0 and masked inputs are masked', () => {
@@ -122,19 +138,37 @@ test('normalizedIndex names the band from the input descriptions (§8.5)', () =>
   const out = run('normalizedIndex', img);
   assert.deepEqual(out.bandDescriptions, ['(nir - red) / (nir + red)']);
   assert.deepEqual(out.bandNames, ['b1']);
-  assert.throws(() => run('normalizedIndex', makeImage('uint8', 1, 2, 2, () => 1)), badRequest);
+  assert.throws(
+    () =>
+      run(
+        'normalizedIndex',
+        makeImage('uint8', 1, 2, 2, () => 1),
+      ),
+    badRequest,
+  );
 });
 
 test('cast/floor of 1.6 → 1, ceil → 2; masked stays masked; names kept', () => {
   const rnd = seededInts(4, 0, 5000);
-  const img = makeImage('float32', 1, 256, 256, (_b, i) => (i === 0 ? 1.6 : rnd()), (_b, i) => {
-    const r = Math.floor(i / 256);
-    const c = i % 256;
-    return r >= 1 && r < 100 && c >= 1 && c < 100;
-  });
+  const img = makeImage(
+    'float32',
+    1,
+    256,
+    256,
+    (_b, i) => (i === 0 ? 1.6 : rnd()),
+    (_b, i) => {
+      const r = Math.floor(i / 256);
+      const c = i % 256;
+      return r >= 1 && r < 100 && c >= 1 && c < 100;
+    },
+  );
   img.bandNames = ['b2'];
   img.bandDescriptions = ['nir'];
-  for (const [id, want] of [['cast', 1], ['floor', 1], ['ceil', 2]] as const) {
+  for (const [id, want] of [
+    ['cast', 1],
+    ['floor', 1],
+    ['ceil', 2],
+  ] as const) {
     const out = run(id, img);
     assert.equal(out.dtype, 'uint8');
     assert.equal(out.width, 256);
@@ -148,7 +182,14 @@ test('cast/floor of 1.6 → 1, ceil → 2; masked stays masked; names kept', () 
 });
 
 test('math algorithms keep pixels where any band is valid and mask the rest', () => {
-  const img = makeImage('float32', 3, 4, 1, (b, i) => b * 10 + i, (b, i) => i === 1 || (i === 2 && b > 0));
+  const img = makeImage(
+    'float32',
+    3,
+    4,
+    1,
+    (b, i) => b * 10 + i,
+    (b, i) => i === 1 || (i === 2 && b > 0),
+  );
   const expected: Record<string, number[]> = {
     min: [0, 0, 2, 3],
     max: [20, 0, 2, 23],
@@ -164,39 +205,108 @@ test('math algorithms keep pixels where any band is valid and mask the rest', ()
     assert.deepEqual([...out.masks[0]], id === 'std' || id === 'var' ? [255, 0, 0, 255] : [255, 0, 255, 255], id);
     for (const i of [0, 3]) assert.equal(out.bands[0][i], values[i], `${id}[${i}]`);
   }
-  assert.equal(run('sum', makeImage('uint16', 2, 1, 1, () => 65535)).bands[0][0], 131070);
+  assert.equal(
+    run(
+      'sum',
+      makeImage('uint16', 2, 1, 1, () => 65535),
+    ).bands[0][0],
+    131070,
+  );
 });
 
 test('bitonal: 200 → 255, 0 → 0; 1 or 3 bands only', () => {
-  const img = makeImage('uint8', 1, 3, 1, (_b, i) => [200, 0, 127][i], (_b, i) => i === 2);
+  const img = makeImage(
+    'uint8',
+    1,
+    3,
+    1,
+    (_b, i) => [200, 0, 127][i],
+    (_b, i) => i === 2,
+  );
   const out = run('bitonal', img);
   assert.deepEqual([...out.bands[0]], [255, 0, 0]);
   assert.deepEqual([...out.masks[0]], [255, 255, 0]);
   assert.deepEqual(out.bandDescriptions, ['bitonal']);
   const rgb = makeImage('uint8', 3, 2, 1, (_b, i) => [200, 0][i]);
   assert.deepEqual([...run('bitonal', rgb).bands[0]], [255, 0]);
-  assert.throws(() => run('bitonal', makeImage('uint8', 4, 2, 2, () => 200)), badRequest);
-  assert.throws(() => run('bitonal', makeImage('uint8', 2, 2, 2, () => 200)), badRequest);
+  assert.throws(
+    () =>
+      run(
+        'bitonal',
+        makeImage('uint8', 4, 2, 2, () => 200),
+      ),
+    badRequest,
+  );
+  assert.throws(
+    () =>
+      run(
+        'bitonal',
+        makeImage('uint8', 2, 2, 2, () => 200),
+      ),
+    badRequest,
+  );
 });
 
 test('grayscale: ITU-R 601-2 luma in the input dtype; fewer than 3 bands is an error', () => {
-  const img = makeImage('uint8', 3, 2, 1, (b, i) => [[255, 255, 255], [200, 100, 50]][i][b]);
+  const img = makeImage(
+    'uint8',
+    3,
+    2,
+    1,
+    (b, i) =>
+      [
+        [255, 255, 255],
+        [200, 100, 50],
+      ][i][b],
+  );
   const out = run('grayscale', img);
   assert.equal(out.dtype, 'uint8');
   assert.deepEqual(out.bandDescriptions, ['grayscale']);
   // 200·299/1000 + 100·587/1000 + 50·114/1000 = 124.2 → 124 (numpy 1.x would overflow uint8 products)
   assert.deepEqual([...out.bands[0]], [255, 124]);
   assert.throws(
-    () => run('grayscale', makeImage('uint8', 2, 2, 2, () => 1)),
+    () =>
+      run(
+        'grayscale',
+        makeImage('uint8', 2, 2, 2, () => 1),
+      ),
     (e: unknown) => badRequest(e) && (e as Error).message === 'Cannot apply `grayscale` algorithm on image with 2 bands.',
   );
 });
 
 test('images too small for a gradient or for the buffer are rejected', () => {
-  assert.throws(() => run('hillshade', makeImage('uint8', 1, 1, 10, () => 1), { buffer: 0 }), badRequest);
-  assert.throws(() => run('slope', makeImage('uint8', 1, 6, 6, () => 1)), badRequest);
-  assert.equal(run('slope', makeImage('uint8', 1, 7, 7, () => 1)).width, 1);
-  assert.throws(() => run('contours', makeImage('uint8', 2, 2, 2, () => 1)), badRequest);
+  assert.throws(
+    () =>
+      run(
+        'hillshade',
+        makeImage('uint8', 1, 1, 10, () => 1),
+        { buffer: 0 },
+      ),
+    badRequest,
+  );
+  assert.throws(
+    () =>
+      run(
+        'slope',
+        makeImage('uint8', 1, 6, 6, () => 1),
+      ),
+    badRequest,
+  );
+  assert.equal(
+    run(
+      'slope',
+      makeImage('uint8', 1, 7, 7, () => 1),
+    ).width,
+    1,
+  );
+  assert.throws(
+    () =>
+      run(
+        'contours',
+        makeImage('uint8', 2, 2, 2, () => 1),
+      ),
+    badRequest,
+  );
 });
 
 test('terrainrgb: a height range over 256³ steps is an error', () => {

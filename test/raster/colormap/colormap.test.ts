@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isRastileError } from '../../../src/errors.ts';
-import {
-  COLORMAP_NAMES,
-  colormapToJson,
-  getColormap,
-  legendImage,
-  parseColormapParam,
-  type ColorMap,
-} from '../../../src/raster/colormap/index.ts';
+import { COLORMAP_NAMES, colormapToJson, getColormap, legendImage, parseColormapParam, type ColorMap } from '../../../src/raster/colormap/index.ts';
 import { renderImage } from '../../../src/raster/render/index.ts';
 import { decodePng, pixel } from '../render/png-decode.ts';
 import { oracle } from '../render/fixtures.ts';
@@ -52,12 +45,15 @@ test('dict colormap with mixed colour notations (TiTiler pin)', () => {
   const c = parseColormapParam('{"1":[58,102,24,255],"2":[100,177,41],"3":"#b1b129","4":"#ddcb9aFF"}') as ColorMap;
   assert.equal(c.kind, 'discrete');
   assert.ok(c.kind === 'discrete');
-  assert.deepEqual([...c.entries], [
-    [1, [58, 102, 24, 255]],
-    [2, [100, 177, 41, 255]],
-    [3, [177, 177, 41, 255]],
-    [4, [221, 203, 154, 255]],
-  ]);
+  assert.deepEqual(
+    [...c.entries],
+    [
+      [1, [58, 102, 24, 255]],
+      [2, [100, 177, 41, 255]],
+      [3, [177, 177, 41, 255]],
+      [4, [221, 203, 154, 255]],
+    ],
+  );
   const d = parseColormapParam('{"0":"#000000","255":"#ffffff"}') as ColorMap;
   assert.ok(d.kind === 'discrete');
   assert.deepEqual(d.entries.get(0), [0, 0, 0, 255]);
@@ -67,12 +63,15 @@ test('dict colormap with mixed colour notations (TiTiler pin)', () => {
 test('short hex colours are doubled; Python int() keys', () => {
   const c = parseColormapParam('{" 1 ":"#FFF","+2":"#0f08","1_0":"#12345678","-7":[1,2,3,4]}') as ColorMap;
   assert.ok(c.kind === 'discrete');
-  assert.deepEqual([...c.entries], [
-    [1, [255, 255, 255, 255]],
-    [2, [0, 255, 0, 136]],
-    [10, [18, 52, 86, 120]],
-    [-7, [1, 2, 3, 4]],
-  ]);
+  assert.deepEqual(
+    [...c.entries],
+    [
+      [1, [255, 255, 255, 255]],
+      [2, [0, 255, 0, 136]],
+      [10, [18, 52, 86, 120]],
+      [-7, [1, 2, 3, 4]],
+    ],
+  );
 });
 
 test('256 keys 0..255 make a lookup table, otherwise a discrete map', () => {
@@ -88,11 +87,28 @@ test('interval colormap (TiTiler pin)', () => {
   const c = parseColormapParam('[[[1,2],[0,0,0,255]],[[2,3],[255,255,255,255]],[[3,1000],[255,0,0,255]]]') as ColorMap;
   assert.ok(c.kind === 'intervals');
   assert.deepEqual(c.entries, [
-    [[1, 2], [0, 0, 0, 255]],
-    [[2, 3], [255, 255, 255, 255]],
-    [[3, 1000], [255, 0, 0, 255]],
+    [
+      [1, 2],
+      [0, 0, 0, 255],
+    ],
+    [
+      [2, 3],
+      [255, 255, 255, 255],
+    ],
+    [
+      [3, 1000],
+      [255, 0, 0, 255],
+    ],
   ]);
-  assert.deepEqual(parseColormapParam('[[[0.5,1.5],"#ff0000"]]'), { kind: 'intervals', entries: [[[0.5, 1.5], [255, 0, 0, 255]]] });
+  assert.deepEqual(parseColormapParam('[[[0.5,1.5],"#ff0000"]]'), {
+    kind: 'intervals',
+    entries: [
+      [
+        [0.5, 1.5],
+        [255, 0, 0, 255],
+      ],
+    ],
+  });
 });
 
 test('empty colormaps mean "no colormap" (falsy in TiTiler)', () => {
@@ -130,7 +146,12 @@ test('colormapToJson: 256-entry maps as string-keyed dicts, intervals as lists',
     '3': [255, 255, 255, 255],
     '-1': [1, 2, 3, 255],
   });
-  assert.deepEqual(colormapToJson(parseColormapParam('[[[1,2],[0,0,0]]]') as ColorMap), [[[1, 2], [0, 0, 0, 255]]]);
+  assert.deepEqual(colormapToJson(parseColormapParam('[[[1,2],[0,0,0]]]') as ColorMap), [
+    [
+      [1, 2],
+      [0, 0, 0, 255],
+    ],
+  ]);
 });
 
 test('legend images: 256×20 horizontal, 20×256 vertical, resized on request (TiTiler pins)', async () => {

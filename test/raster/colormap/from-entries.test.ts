@@ -29,5 +29,12 @@ test('the colormap parameter builds its dict the same way', () => {
   assert.equal(lut?.kind, 'lut');
   const discrete = parseColormapParam('{"1": "#ff0000", "300": [0, 0, 255]}');
   assert.equal(discrete?.kind, 'discrete');
-  if (discrete?.kind === 'discrete') assert.deepEqual([...discrete.entries], [[1, [255, 0, 0, 255]], [300, [0, 0, 255, 255]]]);
+  if (discrete?.kind === 'discrete')
+    assert.deepEqual(
+      [...discrete.entries],
+      [
+        [1, [255, 0, 0, 255]],
+        [300, [0, 0, 255, 255]],
+      ],
+    );
 });

@@ -11,8 +11,7 @@ const invalid = (expr: string, message: RegExp | string) =>
   assert.throws(
     () => compileExpression(parseExpression(expr)).evaluate([undefined, new Uint8Array(2), new Uint8Array(2)], [], 2),
     (err: unknown) =>
-      isRastileError(err, 'InvalidExpression') &&
-      (typeof message === 'string' ? (err as Error).message === message : message.test((err as Error).message)),
+      isRastileError(err, 'InvalidExpression') && (typeof message === 'string' ? (err as Error).message === message : message.test((err as Error).message)),
     expr,
   );
 

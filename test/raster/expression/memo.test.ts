@@ -46,6 +46,9 @@ test('a shared compiled expression keeps no state between evaluations', () => {
 
 test('invalid expressions are not cached: every parse throws', () => {
   for (let i = 0; i < 2; i++) {
-    assert.throws(() => parseExpression('b1 +'), (err: unknown) => isRastileError(err, 'InvalidExpression'));
+    assert.throws(
+      () => parseExpression('b1 +'),
+      (err: unknown) => isRastileError(err, 'InvalidExpression'),
+    );
   }
 });

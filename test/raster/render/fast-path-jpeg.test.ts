@@ -20,7 +20,20 @@ function image(dtype: DType, fill: (i: number) => number): ImageData {
   const band: TypedArray = allocate(dtype, w * h);
   for (let i = 0; i < w * h; i++) band[i] = fill(i);
   const mask = new Uint8Array(w * h).fill(255);
-  return { width: w, height: h, dtype, bands: [band], masks: [mask], bounds: [0, 0, 1, 1], crs: WGS84, bandNames: ['b1'], bandDescriptions: ['b1'], nodata: null, scales: [1], offsets: [0] };
+  return {
+    width: w,
+    height: h,
+    dtype,
+    bands: [band],
+    masks: [mask],
+    bounds: [0, 0, 1, 1],
+    crs: WGS84,
+    bandNames: ['b1'],
+    bandDescriptions: ['b1'],
+    nodata: null,
+    scales: [1],
+    offsets: [0],
+  };
 }
 
 async function generic(img: ImageData, opts: { rescale?: Array<[number, number]>; colormap?: ColorMap }): Promise<Buffer> {

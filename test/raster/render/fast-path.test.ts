@@ -18,7 +18,20 @@ function image(dtype: DType, fill: (i: number) => number, masked: (i: number) =>
     band[i] = fill(i);
     mask[i] = masked(i) ? 0 : 255;
   }
-  return { width: w, height: h, dtype, bands: [band], masks: [mask], bounds: [0, 0, 1, 1], crs: WGS84, bandNames: ['b1'], bandDescriptions: ['b1'], nodata: null, scales: [1], offsets: [0] };
+  return {
+    width: w,
+    height: h,
+    dtype,
+    bands: [band],
+    masks: [mask],
+    bounds: [0, 0, 1, 1],
+    crs: WGS84,
+    bandNames: ['b1'],
+    bandDescriptions: ['b1'],
+    nodata: null,
+    scales: [1],
+    offsets: [0],
+  };
 }
 
 async function pixels(png: Buffer): Promise<Buffer> {
@@ -39,10 +52,42 @@ function expected(img: ImageData, opts: Parameters<typeof postProcess>[1]): Buff
 
 describe('fast colormap PNG path', () => {
   const cases: Array<[string, ImageData, [number, number] | undefined]> = [
-    ['uint16 rescaled', image('uint16', (i) => (i * 97) % 5000, (i) => i % 11 === 0), [0, 4000]],
-    ['float32 rescaled with NaN', image('float32', (i) => (i % 7 === 0 ? NaN : Math.sin(i) * 30), (i) => i % 13 === 0), [-10, 30]],
-    ['int16 negative range', image('int16', (i) => (i % 200) - 100, () => false), [-50, 50]],
-    ['uint8 without rescale', image('uint8', (i) => i % 256, (i) => i % 5 === 0), undefined],
+    [
+      'uint16 rescaled',
+      image(
+        'uint16',
+        (i) => (i * 97) % 5000,
+        (i) => i % 11 === 0,
+      ),
+      [0, 4000],
+    ],
+    [
+      'float32 rescaled with NaN',
+      image(
+        'float32',
+        (i) => (i % 7 === 0 ? NaN : Math.sin(i) * 30),
+        (i) => i % 13 === 0,
+      ),
+      [-10, 30],
+    ],
+    [
+      'int16 negative range',
+      image(
+        'int16',
+        (i) => (i % 200) - 100,
+        () => false,
+      ),
+      [-50, 50],
+    ],
+    [
+      'uint8 without rescale',
+      image(
+        'uint8',
+        (i) => i % 256,
+        (i) => i % 5 === 0,
+      ),
+      undefined,
+    ],
   ];
   for (const [label, img, rescale] of cases) {
     for (const name of ['viridis', 'terrain']) {
@@ -56,7 +101,11 @@ describe('fast colormap PNG path', () => {
     }
   }
   it('auto format without transparent pixels still becomes JPEG', async () => {
-    const img = image('uint16', (i) => i, () => false);
+    const img = image(
+      'uint16',
+      (i) => i,
+      () => false,
+    );
     const out = await renderImage(img, { rescale: [[0, 1000]], colormap: { kind: 'lut', table: getColormap('viridis') }, returnMask: true });
     assert.equal(out.contentType, 'image/jpeg');
   });

@@ -36,9 +36,7 @@ for (const c of oracle.rescale) {
 
 for (const c of oracle.colormaps) {
   test(`colormap ${c.name} equals rio-tiler apply_cmap`, () => {
-    const cmap: ColorMap | Uint8Array = c.colormap_name
-      ? getColormap(c.colormap_name)
-      : (parseColormapParam(JSON.stringify(c.colormap)) as ColorMap);
+    const cmap: ColorMap | Uint8Array = c.colormap_name ? getColormap(c.colormap_name) : (parseColormapParam(JSON.stringify(c.colormap)) as ColorMap);
     assert.equal(cmap instanceof Uint8Array ? 'lut' : cmap.kind, c.kind);
     const values = loadArray(c.values);
     const { rgba } = applyColormap(values, loadArray(c.mask) as Uint8Array, cmap);

@@ -12,20 +12,17 @@ import {
 
 test('image formats in TiTiler ImageType order, with their media types', () => {
   assert.deepEqual([...IMAGE_FORMATS], ['png', 'npy', 'tif', 'tiff', 'jpeg', 'jpg', 'jp2', 'webp', 'pngraw']);
-  assert.deepEqual(
-    IMAGE_FORMATS.map(mediaType),
-    [
-      'image/png',
-      'application/x-binary',
-      'image/tiff; application=geotiff',
-      'image/tiff; application=geotiff',
-      'image/jpeg',
-      'image/jpg',
-      'image/jp2',
-      'image/webp',
-      'image/png',
-    ],
-  );
+  assert.deepEqual(IMAGE_FORMATS.map(mediaType), [
+    'image/png',
+    'application/x-binary',
+    'image/tiff; application=geotiff',
+    'image/tiff; application=geotiff',
+    'image/jpeg',
+    'image/jpg',
+    'image/jp2',
+    'image/webp',
+    'image/png',
+  ]);
   assert.ok(isImageFormat('webp'));
   assert.ok(!isImageFormat('gif'));
 });
@@ -58,9 +55,7 @@ test('rescale: invalid values become a 422 problem text', () => {
 
 test('color formula grammar (color-operations parse_operations)', () => {
   assert.deepEqual(parseColorFormula('Gamma RGB 3').ops, [{ op: 'gamma', bands: [1, 2, 3], g: 3 }]);
-  assert.deepEqual(parseColorFormula('sigmoidal RGB 10 0.15').ops, [
-    { op: 'sigmoidal', bands: [1, 2, 3], contrast: 10, bias: 0.15 },
-  ]);
+  assert.deepEqual(parseColorFormula('sigmoidal RGB 10 0.15').ops, [{ op: 'sigmoidal', bands: [1, 2, 3], contrast: 10, bias: 0.15 }]);
   assert.deepEqual(parseColorFormula('Saturation 1.2').ops, [{ op: 'saturation', proportion: 1.2 }]);
   assert.deepEqual(parseColorFormula('gamma G 1.05, gamma b 1.1, sigmoidal rgb 20 0.35, saturation 1.2').ops, [
     { op: 'gamma', bands: [2], g: 1.05 },

@@ -19,7 +19,11 @@ function samples(width: number, height: number, channels: number, sixteen: boole
 describe('PNG encoder', () => {
   for (const filter of ['up', 'adaptive', 'none'] as const) {
     for (const channels of [1, 2, 3, 4] as const) {
-      for (const [width, sixteen] of [[64, false], [37, false], [20, true]] as const) {
+      for (const [width, sixteen] of [
+        [64, false],
+        [37, false],
+        [20, true],
+      ] as const) {
         it(`${filter}, ${channels} channel(s), width ${width}, ${sixteen ? 16 : 8}-bit`, async () => {
           const height = 9;
           const data = samples(width, height, channels, sixteen);
@@ -43,6 +47,9 @@ describe('PNG encoder', () => {
     const idatAt = png.indexOf('IDAT');
     const len = png.readUInt32BE(idatAt - 4);
     const scan = inflateSync(png.subarray(idatAt + 4, idatAt + 4 + len));
-    assert.deepEqual([0, 1, 2, 3].map((r) => scan[r * (width * 4 + 1)]), [1, 2, 2, 2]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((r) => scan[r * (width * 4 + 1)]),
+      [1, 2, 2, 2],
+    );
   });
 });

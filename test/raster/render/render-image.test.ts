@@ -76,7 +76,17 @@ test('rescale truncates (500 with 0,1000 → 127); one range serves every band',
   // pixel 0 is masked in band 1 only: still valid (any band valid), band 1 value rescaled to 0
   assert.deepEqual(pixel(one, 0, 0), [0, 127, 255, 255]);
   const per = decodePng(
-    (await renderImage(img, { format: 'png', rescale: [[0, 1000], [0, 500], [1000, 3000]], returnMask: true })).body,
+    (
+      await renderImage(img, {
+        format: 'png',
+        rescale: [
+          [0, 1000],
+          [0, 500],
+          [1000, 3000],
+        ],
+        returnMask: true,
+      })
+    ).body,
   );
   assert.deepEqual(pixel(per, 1, 0), [127, 255, 127, 255]);
 });
@@ -166,9 +176,7 @@ test('the dataset palette applies to 1-band data when no colormap is given', asy
   assert.deepEqual(pixel(png, 1, 0), [255, 0, 0, 255]);
   assert.deepEqual(pixel(png, 0, 0), [0, 0, 0, 0]);
   // a user colormap wins over the palette
-  const user = decodePng(
-    (await renderImage(one, { format: 'png', colormap: parseColormapParam('{"0":[1,2,3],"1":[4,5,6]}')!, returnMask: true })).body,
-  );
+  const user = decodePng((await renderImage(one, { format: 'png', colormap: parseColormapParam('{"0":[1,2,3],"1":[4,5,6]}')!, returnMask: true })).body);
   assert.deepEqual(pixel(user, 0, 0), [1, 2, 3, 255]);
   // multi-band data ignores the palette (2 bands + mask are written as RGB, like GDAL)
   const two = makeImage([new Uint8Array(N).fill(1), new Uint8Array(N).fill(1)], { width: W, height: H, colormap: palette });
@@ -180,7 +188,14 @@ test('a source alpha band keeps partial transparency', async () => {
   const alpha = Uint8Array.from({ length: N }, (_, i) => (i === 0 ? 0 : i === 1 ? 128 : 255));
   const img = makeImage([new Uint8Array(N).fill(7)], { width: W, height: H, masks: [maskWith(N, [0])], alpha });
   const png = decodePng((await renderImage(img, { format: 'png', returnMask: true })).body);
-  assert.deepEqual([pixel(png, 0, 0), pixel(png, 1, 0), pixel(png, 2, 0)], [[0, 0], [7, 128], [7, 255]]);
+  assert.deepEqual(
+    [pixel(png, 0, 0), pixel(png, 1, 0), pixel(png, 2, 0)],
+    [
+      [0, 0],
+      [7, 128],
+      [7, 255],
+    ],
+  );
 });
 
 test('return_mask=false writes no alpha band', async () => {
@@ -195,14 +210,12 @@ test('return_mask=false writes no alpha band', async () => {
 test('color formula runs after rescale', async () => {
   const band = new Uint16Array(N).fill(250);
   const img = makeImage([band, band, band], { width: W, height: H });
-  const png = decodePng(
-    (await renderImage(img, { format: 'png', rescale: [[0, 1000]], colorFormula: parseColorFormula('gamma r 2'), returnMask: true })).body,
-  );
+  const png = decodePng((await renderImage(img, { format: 'png', rescale: [[0, 1000]], colorFormula: parseColorFormula('gamma r 2'), returnMask: true })).body);
   // 250 → 63; gamma: trunc((63/255)^(1/2) · 255) = 126
   assert.deepEqual(pixel(png, 0, 0), [126, 63, 63, 255]);
 });
 
-test('encoding errors carry TiTiler\'s message (InvalidFormat)', async () => {
+test("encoding errors carry TiTiler's message (InvalidFormat)", async () => {
   const u8 = () => new Uint8Array(4);
   const four = makeImage([u8(), u8(), u8(), u8()], { width: 2, height: 2 });
   await rejectsWith(
@@ -216,10 +229,7 @@ test('encoding errors carry TiTiler\'s message (InvalidFormat)', async () => {
     'InvalidFormat',
     'Could not encode array of shape (1,2,2) and of datatype `float32` using PNG driver',
   );
-  await rejectsWith(
-    renderImage(makeImage([new Int16Array(4)], { width: 2, height: 2 }), { format: 'pngraw', returnMask: true }),
-    'InvalidFormat',
-  );
+  await rejectsWith(renderImage(makeImage([new Int16Array(4)], { width: 2, height: 2 }), { format: 'pngraw', returnMask: true }), 'InvalidFormat');
   await rejectsWith(
     renderImage(makeImage([u8(), u8()], { width: 2, height: 2 }), { format: 'jpeg', returnMask: true }),
     'InvalidFormat',
@@ -236,11 +246,7 @@ test('explicit .png of int16 data is coerced to 8-bit over the dtype range', asy
 
 test('pipeline errors: colormap on multi-band data, formula on floats or missing bands, JP2', async () => {
   const two = makeImage([new Uint8Array(4), new Uint8Array(4)], { width: 2, height: 2 });
-  await rejectsWith(
-    renderImage(two, { colormap: parseColormapParam('{"0":[0,0,0]}')!, returnMask: true }),
-    'BadRequest',
-    'Source data must be 1 band',
-  );
+  await rejectsWith(renderImage(two, { colormap: parseColormapParam('{"0":[0,0,0]}')!, returnMask: true }), 'BadRequest', 'Source data must be 1 band');
   await rejectsWith(
     renderImage(makeImage([new Float32Array(4)], { width: 2, height: 2 }), {
       colorFormula: parseColorFormula('gamma r 2'),
@@ -261,9 +267,5 @@ test('pipeline errors: colormap on multi-band data, formula on floats or missing
     'BadRequest',
     'color_formula saturation needs 3 bands but the image has 2',
   );
-  await rejectsWith(
-    renderImage(two, { format: 'jp2', returnMask: true }),
-    'UnsupportedFeature',
-    'JPEG2000 output is not supported by this server',
-  );
+  await rejectsWith(renderImage(two, { format: 'jp2', returnMask: true }), 'UnsupportedFeature', 'JPEG2000 output is not supported by this server');
 });

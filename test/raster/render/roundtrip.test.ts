@@ -76,8 +76,14 @@ test('uint16 GeoTIFF with mask: dtype, count, size, transform, CRS, values (TiTi
   assert.equal(p.crs, 'EPSG:3857');
   assert.deepEqual(p.colorinterp, ['gray', 'alpha']);
   assert.equal(p.compression, 'deflate');
-  assert.deepEqual(p.first, [[0, 1000, 2000, 3000], [65535, 0, 65535, 65535]]);
-  assert.deepEqual(p.last, [[28000, 29000, 30000, 31000], [65535, 65535, 65535, 65535]]);
+  assert.deepEqual(p.first, [
+    [0, 1000, 2000, 3000],
+    [65535, 0, 65535, 65535],
+  ]);
+  assert.deepEqual(p.last, [
+    [28000, 29000, 30000, 31000],
+    [65535, 65535, 65535, 65535],
+  ]);
   assert.deepEqual(p.mask, [255, 0, 255, 255]);
 
   const bare = readBack((await renderImage(img, { format: 'tiff', returnMask: false })).body, 'tif');
@@ -95,7 +101,12 @@ test('RGB uint8 GeoTIFF in EPSG:4326 and OGC:CRS84', { skip }, async () => {
     assert.deepEqual(p.colorinterp, ['red', 'green', 'blue', 'alpha']);
     assert.equal(p.crs, 'EPSG:4326');
     assert.deepEqual(p.transform, [2, 0, -10, 0, -2, 46]);
-    assert.deepEqual(p.first, [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [0, 255, 255, 255]]);
+    assert.deepEqual(p.first, [
+      [0, 1, 2, 3],
+      [10, 11, 12, 13],
+      [20, 21, 22, 23],
+      [0, 255, 255, 255],
+    ]);
   }
 });
 
@@ -112,13 +123,22 @@ test('float32, int16 and float64 GeoTIFFs; many strips; no CRS without an EPSG c
   assert.deepEqual(p.first[0], [0, null, 0.5, 0.75]);
   assert.deepEqual(p.first[4], [3.4028234663852886e38, 3.4028234663852886e38, -3.4028234663852886e38, 3.4028234663852886e38]);
   const lastIdx = Array.from({ length: 4 }, (_, k) => n - 4 + k);
-  assert.deepEqual(p.last[3], lastIdx.map((i) => Math.fround((i % 997) * 0.25 - 3)));
+  assert.deepEqual(
+    p.last[3],
+    lastIdx.map((i) => Math.fround((i % 997) * 0.25 - 3)),
+  );
 
   const i16 = makeImage([Int16Array.from([-5, 7, 300, -32000])], { width: 2, height: 2, masks: [maskWith(4, [3])] });
   const q = readBack((await renderImage(i16, { format: 'tif', returnMask: true })).body, 'tif');
   assert.equal(q.dtype, 'int16');
-  assert.deepEqual(q.first, [[-5, 7], [32767, 32767]]);
-  assert.deepEqual(q.last, [[300, -32000], [32767, -32768]]);
+  assert.deepEqual(q.first, [
+    [-5, 7],
+    [32767, 32767],
+  ]);
+  assert.deepEqual(q.last, [
+    [300, -32000],
+    [32767, -32768],
+  ]);
 
   const f64 = makeImage([Float64Array.from([1e300, -2.5, 0, 7])], { width: 2, height: 2 });
   const r = readBack((await renderImage(f64, { format: 'tif', returnMask: false })).body, 'tif');
@@ -132,13 +152,19 @@ test('.npy: (count + 1, H, W) in the data dtype, mask = dtype min/max (TiTiler p
   assert.equal(out.contentType, 'application/x-binary');
   const p = readBack(out.body, 'npy');
   assert.deepEqual([p.dtype, p.shape], ['uint16', [2, 256, 256]]);
-  assert.deepEqual(p.first, [[0, 1, 2, 3], [0, 65535, 65535, 65535]]);
+  assert.deepEqual(p.first, [
+    [0, 1, 2, 3],
+    [0, 65535, 65535, 65535],
+  ]);
   assert.deepEqual(p.last[0], [65532, 65533, 65534, 65535]);
 
   const f = makeImage([Float32Array.from([1.5, -2, 3, 4, 5, 6])], { width: 3, height: 2, masks: [maskWith(6, [1])] });
   const q = readBack((await renderImage(f, { format: 'npy', returnMask: true })).body, 'npy');
   assert.deepEqual([q.dtype, q.shape], ['float32', [2, 2, 3]]);
-  assert.deepEqual(q.first, [[1.5, -2, 3], [3.4028234663852886e38, -3.4028234663852886e38, 3.4028234663852886e38]]);
+  assert.deepEqual(q.first, [
+    [1.5, -2, 3],
+    [3.4028234663852886e38, -3.4028234663852886e38, 3.4028234663852886e38],
+  ]);
 
   const i8 = makeImage([Int8Array.from([-128, 5, 127, 0])], { width: 4, height: 1 });
   const r = readBack((await renderImage(i8, { format: 'npy', returnMask: false })).body, 'npy');

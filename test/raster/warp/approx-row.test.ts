@@ -12,7 +12,7 @@ import { approxRowAt, type PixelTransform } from '../../../src/raster/warp/appro
 /** Deterministic pseudo-random numbers. */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function compare(exact: PixelTransform, c0: number, y: number, n: number, maxError: number, at: Int32Array): void {
@@ -66,7 +66,12 @@ function referenceApproxRow(
   sy[1] = ys[mid];
   sy[2] = ys[n - 1];
   exact(sx, sy);
-  const x0 = sx[0], y0 = sy[0], xm = sx[1], ym = sy[1], x1 = sx[2], y1 = sy[2];
+  const x0 = sx[0],
+    y0 = sy[0],
+    xm = sx[1],
+    ym = sy[1],
+    x1 = sx[2],
+    y1 = sy[2];
   if (!(Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(xm) && Number.isFinite(ym) && Number.isFinite(x1) && Number.isFinite(y1))) {
     exact(xs, ys);
     return;
@@ -120,7 +125,12 @@ function referenceSegment(
   const rightMid = mid + ((rightCount - 1) >> 1);
   const exactLeft = leftCount <= SMALL;
   const exactRight = rightCount <= SMALL;
-  let lmx = NaN, lmy = NaN, lbx = NaN, lby = NaN, rmx = NaN, rmy = NaN;
+  let lmx = NaN,
+    lmy = NaN,
+    lbx = NaN,
+    lby = NaN,
+    rmx = NaN,
+    rmy = NaN;
   if (!exactLeft || !exactRight) {
     let k = 0;
     if (!exactLeft) {
@@ -181,22 +191,23 @@ function referenceSegment(
   }
 }
 
-
 describe('approxRowAt', () => {
   it('equals approxRow on curved transforms, including failing points', () => {
     const random = rng(7);
-    const curved = (bend: number, hole: [number, number] | null): PixelTransform => (xs, ys) => {
-      for (let i = 0; i < xs.length; i++) {
-        const x = xs[i];
-        const y = ys[i];
-        if (hole && x > hole[0] && x < hole[1]) {
-          xs[i] = ys[i] = NaN;
-          continue;
+    const curved =
+      (bend: number, hole: [number, number] | null): PixelTransform =>
+      (xs, ys) => {
+        for (let i = 0; i < xs.length; i++) {
+          const x = xs[i];
+          const y = ys[i];
+          if (hole && x > hole[0] && x < hole[1]) {
+            xs[i] = ys[i] = NaN;
+            continue;
+          }
+          xs[i] = x * 0.9 + bend * Math.sin(x / 37) + 0.01 * y;
+          ys[i] = y * 1.1 + bend * Math.cos(x / 53) * Math.sqrt(1 + x / 500);
         }
-        xs[i] = x * 0.9 + bend * Math.sin(x / 37) + 0.01 * y;
-        ys[i] = y * 1.1 + bend * Math.cos(x / 53) * Math.sqrt(1 + x / 500);
-      }
-    };
+      };
     for (const bend of [0, 0.05, 0.4, 3, 40]) {
       for (const hole of [null, [100, 101], [300.2, 340], [-1, 2]] as Array<[number, number] | null>) {
         for (const n of [1, 4, 5, 6, 7, 33, 256, 511, 512]) {

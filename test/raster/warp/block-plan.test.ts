@@ -47,7 +47,14 @@ describe('planBlocks', () => {
     // points fail to transform and nothing can be proven)
     assert.ok(area < 0.01 * 2048 * 1024, `planned ${area} pixels`);
     // far away: the antimeridian, the poles, the other side of the zone's fold
-    for (const [i, j] of [[0, 0], [1023, 2047], [512, 0], [300, 1700], [270, 1400]]) assert.ok(!inBlock(c.blocks, i, j), `(${i}, ${j})`);
+    for (const [i, j] of [
+      [0, 0],
+      [1023, 2047],
+      [512, 0],
+      [300, 1700],
+      [270, 1400],
+    ])
+      assert.ok(!inBlock(c.blocks, i, j), `(${i}, ${j})`);
     const got = hits(c);
     assert.ok(got.length > 10);
     for (const [i, j] of got) assert.ok(inBlock(c.blocks, i, j), `pixel (${i}, ${j}) maps into the source but its block was left out`);

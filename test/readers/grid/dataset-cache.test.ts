@@ -109,12 +109,7 @@ describe('DatasetCache.open', () => {
 
 describe('openTiffGrid sidecars', () => {
   it('probes .ovr/.msk/.aux.xml sidecars for local paths only (not /vsicurl/, /vsis3/, http, s3)', async () => {
-    for (const location of [
-      '/vsicurl/https://example.com/a.tif',
-      '/vsis3/bucket/a.tif',
-      'https://example.com/a.tif',
-      's3://bucket/a.tif',
-    ]) {
+    for (const location of ['/vsicurl/https://example.com/a.tif', '/vsis3/bucket/a.tif', 'https://example.com/a.tif', 's3://bucket/a.tif']) {
       const opener = fakeOpener('rgb_uint8_utm.tif');
       await openTiffGrid(location, context(opener));
       assert.deepEqual(opener.probed, [], location);
@@ -122,7 +117,11 @@ describe('openTiffGrid sidecars', () => {
     for (const location of ['/data/a.tif', 'file:///data/a.tif']) {
       const opener = fakeOpener('rgb_uint8_utm.tif');
       await openTiffGrid(location, context(opener));
-      assert.deepEqual(opener.probed, ['.ovr', '.msk', '.msk.ovr', '.aux.xml'].map((s) => `${location}${s}`), location);
+      assert.deepEqual(
+        opener.probed,
+        ['.ovr', '.msk', '.msk.ovr', '.aux.xml'].map((s) => `${location}${s}`),
+        location,
+      );
     }
   });
 });
@@ -143,7 +142,10 @@ describe('per-dataset derived values', () => {
 
   it('statistics tags: parsed once, equal to rasterio’s minmax, unscaled per read without touching the dataset', async () => {
     const ds = await openTiffGrid('/data/int16_scale_laea.tif', context(fakeOpener('int16_scale_laea.tif')));
-    assert.deepEqual(ds.bands.map((b) => b.statistics), expected.files['int16_scale_laea.tif']!.info.minmax);
+    assert.deepEqual(
+      ds.bands.map((b) => b.statistics),
+      expected.files['int16_scale_laea.tif']!.info.minmax,
+    );
     assert.ok(Object.isFrozen(ds.bands[0]!.statistics));
     const reader = new GridReader(ds, { maxReadPixels: 1 << 24 });
     const raw = await reader.preview({ maxSize: 16 });
@@ -151,7 +153,11 @@ describe('per-dataset derived values', () => {
     const band = ds.bands[0]!;
     const unscaled = await reader.preview({ maxSize: 16, unscale: true });
     assert.deepEqual(unscaled.datasetStatistics, [[-1500 * band.scale + band.offset, 2500 * band.scale + band.offset]]);
-    assert.deepEqual(ds.bands.map((b) => b.statistics), [[-1500, 2500]], 'the dataset’s values are unchanged');
+    assert.deepEqual(
+      ds.bands.map((b) => b.statistics),
+      [[-1500, 2500]],
+      'the dataset’s values are unchanged',
+    );
   });
 
   it('the native grid in a TMS CRS is computed once per dataset and shared by every request’s reader', async () => {

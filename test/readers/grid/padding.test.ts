@@ -23,14 +23,16 @@ import { fixture } from '../../helpers/test-server.ts';
 
 const FILE = fixture('datasets', 'rgb_uint8_utm.tif');
 
-const hasRasterio = existsSync('/usr/bin/python3') && (() => {
-  try {
-    execFileSync('/usr/bin/python3', ['-c', 'import rasterio'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasRasterio =
+  existsSync('/usr/bin/python3') &&
+  (() => {
+    try {
+      execFileSync('/usr/bin/python3', ['-c', 'import rasterio'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 
 /** rio-tiler `part` with and without padding, band 1, for a pixel window's bounds. */
 const ORACLE = `
@@ -153,7 +155,9 @@ describe('padding (reprojected tile)', { skip: !hasRasterio && 'rasterio not ins
       assert.equal(plan.padding, 2);
       assert.deepEqual([plan.grid.width, plan.grid.height, plan.width, plan.height], [260, 260, 256, 256]);
       assert.deepEqual(img.bounds, tms.tileBounds(t.x, t.y, t.z));
-      const ref = JSON.parse(execFileSync('/usr/bin/python3', ['-c', WARP_ORACLE, FILE, JSON.stringify(plan.grid), '2', reproject], { encoding: 'utf8' })) as number[];
+      const ref = JSON.parse(
+        execFileSync('/usr/bin/python3', ['-c', WARP_ORACLE, FILE, JSON.stringify(plan.grid), '2', reproject], { encoding: 'utf8' }),
+      ) as number[];
       assert.equal(differing(Array.from(img.bands[0]!), ref), 0);
     });
   }

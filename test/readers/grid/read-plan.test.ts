@@ -54,7 +54,12 @@ function fakeDataset(): GridDataset & { levelsRead: number[] } {
 }
 
 /** Bounds of a full-resolution pixel window. */
-const px = (col: number, row: number, width: number, height: number): Bounds => [X0 + col * RES, Y0 - (row + height) * RES, X0 + (col + width) * RES, Y0 - row * RES];
+const px = (col: number, row: number, width: number, height: number): Bounds => [
+  X0 + col * RES,
+  Y0 - (row + height) * RES,
+  X0 + (col + width) * RES,
+  Y0 - row * RES,
+];
 
 /** Plans, and reads through a GridReader that reports the plan it ran. */
 async function planAndRead(read: (r: GridReader) => Promise<unknown>): Promise<{ plan: ReadPlan; levelsRead: number[] }> {

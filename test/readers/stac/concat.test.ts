@@ -55,7 +55,10 @@ describe('numpy concatenate dtype', () => {
 
 describe('nearest resize', () => {
   it('2× upsampling repeats pixels; shared masks stay shared', () => {
-    const img = image('uint16', 2, 2, [[1, 2, 3, 4], [5, 6, 7, 8]]);
+    const img = image('uint16', 2, 2, [
+      [1, 2, 3, 4],
+      [5, 6, 7, 8],
+    ]);
     const out = resizeNearest(img, 4, 4);
     assert.deepEqual([...out.bands[0]], [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4]);
     assert.equal(out.masks[0], out.masks[1]);
@@ -74,7 +77,13 @@ describe('asset concatenation', () => {
   it('renames bands, describes them by asset, promotes dtypes, resizes to the largest', () => {
     const a = image('uint16', 2, 2, [[1, 2, 3, 4]]);
     const b = image('int16', 1, 1, [[-5]]);
-    const out = concatAssetImages([{ asset: 'A', img: a }, { asset: 'B', img: b }], false);
+    const out = concatAssetImages(
+      [
+        { asset: 'A', img: a },
+        { asset: 'B', img: b },
+      ],
+      false,
+    );
     assert.equal(out.dtype, 'int32');
     assert.deepEqual([out.width, out.height], [2, 2]);
     assert.deepEqual(out.bandNames, ['b1', 'b2']);
@@ -87,13 +96,44 @@ describe('asset concatenation', () => {
     const a = image('uint8', 1, 1, [[1]]);
     const rgb = image('uint8', 1, 1, [[1], [2], [3]]);
     assert.deepEqual(concatAssetImages([{ asset: 'A', img: a }], true).bandDescriptions, ['A']);
-    assert.throws(() => concatAssetImages([{ asset: 'A', img: a }, { asset: 'rgb', img: rgb }], true), (e: unknown) => isRastileError(e, 'BadRequest') && /multibands asset: 'rgb'/.test(e.message));
+    assert.throws(
+      () =>
+        concatAssetImages(
+          [
+            { asset: 'A', img: a },
+            { asset: 'rgb', img: rgb },
+          ],
+          true,
+        ),
+      (e: unknown) => isRastileError(e, 'BadRequest') && /multibands asset: 'rgb'/.test(e.message),
+    );
   });
 
   it('dataset statistics only when every asset has them', () => {
     const a = { ...image('uint16', 1, 1, [[1]]), datasetStatistics: [[0, 10]] as Array<[number, number]> };
     const b = image('uint16', 1, 1, [[1]]);
-    assert.deepEqual(concatAssetImages([{ asset: 'A', img: a }, { asset: 'A2', img: a }], false).datasetStatistics, [[0, 10], [0, 10]]);
-    assert.equal(concatAssetImages([{ asset: 'A', img: a }, { asset: 'B', img: b }], false).datasetStatistics, undefined);
+    assert.deepEqual(
+      concatAssetImages(
+        [
+          { asset: 'A', img: a },
+          { asset: 'A2', img: a },
+        ],
+        false,
+      ).datasetStatistics,
+      [
+        [0, 10],
+        [0, 10],
+      ],
+    );
+    assert.equal(
+      concatAssetImages(
+        [
+          { asset: 'A', img: a },
+          { asset: 'B', img: b },
+        ],
+        false,
+      ).datasetStatistics,
+      undefined,
+    );
   });
 });

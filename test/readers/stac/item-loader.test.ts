@@ -47,7 +47,10 @@ describe('STAC item loader', () => {
 
   it('size cap, missing item, outside the local roots', async () => {
     const loader = new StacItemLoader(sources, { maxItemBytes: 1000 });
-    await assert.rejects(loader.load(fixture('stac', 'item.json')), (e: unknown) => isRastileError(e, 'MaxSizeExceeded') && /larger than the limit of 1000 bytes/.test(e.message));
+    await assert.rejects(
+      loader.load(fixture('stac', 'item.json')),
+      (e: unknown) => isRastileError(e, 'MaxSizeExceeded') && /larger than the limit of 1000 bytes/.test(e.message),
+    );
     await assert.rejects(loader.load(fixture('stac', 'nope.json')), (e: unknown) => isRastileError(e, 'SourceNotFound'));
     await assert.rejects(loader.load('/etc/hostname'), (e: unknown) => isRastileError(e, 'SourceForbidden'));
     await assert.rejects(loader.load(`${http.url}/missing.json`), (e: unknown) => isRastileError(e, 'SourceNotFound'));

@@ -10,7 +10,10 @@ import { StacReader } from '../../../src/readers/stac/stac-reader.ts';
 import { fixture } from '../../helpers/test-server.ts';
 
 const load = (name: string) => parseStacItem(readFileSync(fixture('stac', name), 'utf8'), fixture('stac', name));
-const expected = JSON.parse(readFileSync(fixture('stac', 'expected.json'), 'utf8')) as { bbox: number[]; assets: Record<string, { info: { bounds: number[] } }> };
+const expected = JSON.parse(readFileSync(fixture('stac', 'expected.json'), 'utf8')) as {
+  bbox: number[];
+  assets: Record<string, { info: { bounds: number[] } }>;
+};
 const req = (v: string) => parseAssetRequest(v) as AssetRequest;
 const noOpen = () => Promise.reject(new Error('not used'));
 
@@ -26,7 +29,10 @@ describe('STAC item parsing', () => {
 
   it('band metadata and raster:bands statistics', () => {
     const item = load('item.json');
-    assert.deepEqual(item.assets.get('visual')!.bands.map((b) => b.commonName), ['red', 'green', 'blue']);
+    assert.deepEqual(
+      item.assets.get('visual')!.bands.map((b) => b.commonName),
+      ['red', 'green', 'blue'],
+    );
     assert.deepEqual(item.assets.get('nir')!.statistics, [[500, 5500]]);
     assert.equal(item.assets.get('red')!.statistics, undefined);
     assert.deepEqual(Object.keys(item.renders), ['ndvi']);
@@ -74,7 +80,18 @@ describe('STAC item parsing', () => {
   });
 
   it('bbox from the geometry when missing; 3D bbox', () => {
-    const geometry = { type: 'Polygon', coordinates: [[[1, 2], [3, 2], [3, 4], [1, 4], [1, 2]]] };
+    const geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1, 2],
+          [3, 2],
+          [3, 4],
+          [1, 4],
+          [1, 2],
+        ],
+      ],
+    };
     assert.deepEqual(parseStacItem(JSON.stringify({ geometry, assets: { a: { href: 'a.tif' } } }), '/i.json').bbox, [1, 2, 3, 4]);
     assert.deepEqual(parseStacItem(JSON.stringify({ bbox: [1, 2, 0, 3, 4, 9], assets: { a: { href: 'a.tif' } } }), '/i.json').bbox, [1, 2, 3, 4]);
   });
@@ -101,12 +118,24 @@ describe('asset selection', () => {
 
   it('names, options, :all: only where allowed', () => {
     const s = selectAssets(item, [req('red'), req('swir|bidx=1,1')], { allowAll: false });
-    assert.deepEqual(s.map((a) => [a.key, a.asset.name, a.layer.indexes]), [['red', 'red', undefined], ['swir|indexes=[1,1]', 'swir', [1, 1]]]);
-    assert.deepEqual(selectAssets(item, [req(':all:')], { allowAll: true }).map((a) => a.key), ['red', 'green', 'nir', 'swir', 'visual']);
-    assert.throws(() => selectAssets(item, [req(':all:')], { allowAll: false }), (e: unknown) => isRastileError(e, 'InvalidAssetName'));
+    assert.deepEqual(
+      s.map((a) => [a.key, a.asset.name, a.layer.indexes]),
+      [
+        ['red', 'red', undefined],
+        ['swir|indexes=[1,1]', 'swir', [1, 1]],
+      ],
+    );
+    assert.deepEqual(
+      selectAssets(item, [req(':all:')], { allowAll: true }).map((a) => a.key),
+      ['red', 'green', 'nir', 'swir', 'visual'],
+    );
+    assert.throws(
+      () => selectAssets(item, [req(':all:')], { allowAll: false }),
+      (e: unknown) => isRastileError(e, 'InvalidAssetName'),
+    );
   });
 
-  it("unknown asset → InvalidAssetName listing the valid names (Python list repr)", () => {
+  it('unknown asset → InvalidAssetName listing the valid names (Python list repr)', () => {
     assert.throws(
       () => selectAssets(item, [req('B1111')], { allowAll: true }),
       (e: unknown) => isRastileError(e, 'InvalidAssetName') && e.message === "'B1111' is not valid, should be one of ['red', 'green', 'nir', 'swir', 'visual']",
@@ -115,13 +144,21 @@ describe('asset selection', () => {
 
   it('bands= through the STAC band metadata', () => {
     assert.deepEqual(selectAssets(item, [req('visual|bands=blue,red')], { allowAll: false })[0].layer.indexes, [3, 1]);
-    assert.throws(() => selectAssets(item, [req('visual|bands=nir')], { allowAll: false }), (e: unknown) => isRastileError(e, 'BadRequest') && /Band 'nir' not found/.test(e.message));
-    assert.throws(() => selectAssets(item, [req('red|bands=red')], { allowAll: false }), (e: unknown) => isRastileError(e, 'BadRequest') && /no 'bands' metadata/.test(e.message));
+    assert.throws(
+      () => selectAssets(item, [req('visual|bands=nir')], { allowAll: false }),
+      (e: unknown) => isRastileError(e, 'BadRequest') && /Band 'nir' not found/.test(e.message),
+    );
+    assert.throws(
+      () => selectAssets(item, [req('red|bands=red')], { allowAll: false }),
+      (e: unknown) => isRastileError(e, 'BadRequest') && /no 'bands' metadata/.test(e.message),
+    );
   });
 
   it('per-asset expression compiles (or fails) up front', () => {
     assert.deepEqual(selectAssets(item, [req('red|expression=b1*2')], { allowAll: false })[0].layer.expression!.blocks, ['b1*2']);
-    assert.throws(() => selectAssets(item, [req('red|expression=foo')], { allowAll: false }), (e: unknown) => isRastileError(e, 'InvalidExpression'));
+    assert.throws(
+      () => selectAssets(item, [req('red|expression=foo')], { allowAll: false }),
+      (e: unknown) => isRastileError(e, 'InvalidExpression'),
+    );
   });
 });
-

@@ -35,8 +35,10 @@ describe('concurrent asset reads', () => {
 
   it('a client abort reaches every read and is not renamed', async () => {
     const controller = new AbortController();
-    const p = readAssetsConcurrently(assets('a', 'b'), controller.signal, (_a, signal) =>
-      new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    const p = readAssetsConcurrently(
+      assets('a', 'b'),
+      controller.signal,
+      (_a, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
     );
     controller.abort(new Error('client gone'));
     await assert.rejects(p, /client gone/);

@@ -17,7 +17,9 @@ export interface SharpBlock {
 export async function sharpDecode(input: Uint8Array, kind: 'JPEG' | 'WebP', maxPixels: number): Promise<SharpBlock> {
   const sharp = await loadSharp();
   try {
-    const { data, info } = await sharp(input, { limitInputPixels: Math.max(1, maxPixels) }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(input, { limitInputPixels: Math.max(1, maxPixels) })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: info.channels };
   } catch (err) {
     throw Errors.invalidFormat(`Corrupt ${kind} data in TIFF block`, { cause: err });
