@@ -4,25 +4,15 @@
  * time: one 4096² tile left ~450 MB resident after it was answered. After a request that held
  * more than the heavy threshold, one full collection runs shortly after (at most one per second).
  *
- * Why the `--expose-gc` flag set at run time: Node has no other API to ask for a collection, and
- * the start script's flags are not ours to change. Without it (the flag refused), nothing happens.
+ * The collection needs node's `--expose-gc` (`npm start` sets it); without the flag nothing happens
+ * and V8 collects on its own schedule. (Setting the flag at run time with v8.setFlagsFromString is
+ * documented as undefined behaviour, so we do not.)
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-let gc: (() => void) | null | undefined;
-let scheduled = false;
 let last = 0;
+let scheduled = false;
 
-function collector(): (() => void) | null {
-  if (gc !== undefined) return gc;
-  try {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-  } catch {
-    gc = null;
-  }
-  return gc;
+function collector(): (() => void) | undefined {
+  return (globalThis as { gc?: () => void }).gc;
 }
 
 /** Schedule one full collection soon (debounced to one per second). */
