@@ -70,13 +70,13 @@ describe('planBlocks', () => {
   });
 
   // lattice 0, 64, 128, 191, 255 → centres 100.5…355.5, widened by the 64-pixel step + 1
-  it('a grid inside the source is one block per 256², its window the probe’s box widened', () => {
+  it('a grid inside the source is one block per 256², its window the probe’s box (pixel centres 100.5…355.5) plus 2 px for curvature', () => {
     const src: GeoTransform = [0, 1, 0, 0, 0, -1];
     const grid: GeoTransform = [100, 1, 0, -100, 0, -1];
     const t = getTransformer(crsFromEpsg(32632), crsFromEpsg(32632));
     const exact = gridToSource(grid, invertGeoTransform(src), t);
     const blocks = planBlocks({ exact, cols: identity(512), rows: identity(300), sourceWidth: 1000, sourceHeight: 1000, margin: 0 });
     assert.equal(blocks.length, 4);
-    assert.deepEqual(blocks[0], { j0: 0, j1: 256, i0: 0, i1: 256, window: [35, 35, 421, 421] });
+    assert.deepEqual(blocks[0], { j0: 0, j1: 256, i0: 0, i1: 256, window: [98, 98, 358, 358] });
   });
 });
