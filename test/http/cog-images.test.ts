@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import sharp, { type Metadata } from 'sharp';
 import { parseNpy } from '../helpers/npy.ts';
 import { fixture, q, REPO, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { hasRasterio } from '../helpers/oracles.ts';
 
 const expected = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), 'utf8')) as {
   files: Record<
@@ -24,16 +25,6 @@ const expected = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), '
 const UINT16 = q(fixture('datasets', 'uint16_nodata_utm.tif'));
 const RGB = q(fixture('datasets', 'rgb_uint8_utm.tif'));
 const DEMO = q(`${REPO}/demo/rastile-demo.tif`);
-const hasRasterio =
-  existsSync('/usr/bin/python3') &&
-  (() => {
-    try {
-      execFileSync('/usr/bin/python3', ['-c', 'import rasterio'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
 
 let server: TestServer;
 before(async () => {

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Bounds } from '../../../src/geo/bounds.ts';
 import { createBlockCache } from '../../../src/formats/tiff/block-cache.ts';
@@ -20,19 +20,9 @@ import { GridReader } from '../../../src/readers/grid/grid-reader.ts';
 import type { ReadPlan } from '../../../src/readers/grid/read-plan.ts';
 import type { SourceOpener } from '../../../src/sources/open-source.ts';
 import { fixture } from '../../helpers/test-server.ts';
+import { hasRasterio } from '../../helpers/oracles.ts';
 
 const FILE = fixture('datasets', 'rgb_uint8_utm.tif');
-
-const hasRasterio =
-  existsSync('/usr/bin/python3') &&
-  (() => {
-    try {
-      execFileSync('/usr/bin/python3', ['-c', 'import rasterio'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
 
 /** rio-tiler `part` with and without padding, band 1, for a pixel window's bounds. */
 const ORACLE = `
