@@ -7,13 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseFeatureOrCollection } from '../../src/http/geojson-body.ts';
 import { RequestValidationError } from '../../src/http/validation/issues.ts';
+import type { ValidationIssue as Issue } from '../../src/http/validation/issues.ts';
 import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
-
-interface Issue {
-  type: string;
-  loc: Array<string | number>;
-  msg: string;
-}
 
 let server: TestServer;
 const UTM_FILE = fixture('datasets', 'uint16_nodata_utm.tif');

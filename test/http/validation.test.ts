@@ -3,15 +3,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { ValidationIssue as Issue } from '../../src/http/validation/issues.ts';
 import { fixture, q, startTestServer, type TestServer } from '../helpers/test-server.ts';
-
-interface Issue {
-  type: string;
-  loc: Array<string | number>;
-  msg: string;
-  input: unknown;
-  ctx?: Record<string, unknown>;
-}
 
 let server: TestServer;
 const url = q(fixture('datasets', 'uint16_nodata_utm.tif'));
