@@ -59,3 +59,18 @@ export function combinedMask(img: ImageData): Uint8Array {
 export function releaseImage(img: ImageData): void {
   BUFFER_POOL.release(...img.bands.map((b) => b.buffer), ...img.masks.map((m) => m.buffer));
 }
+
+/**
+ * The image at a new size, each band and mask made by `remap` (a resize, a crop…); a mask shared
+ * by several bands stays shared (remapped once).
+ */
+export function remapImage(img: ImageData, width: number, height: number, remap: <T extends TypedArray>(src: T) => T): ImageData {
+  const masks = new Map<Uint8Array, Uint8Array>();
+  return {
+    ...img,
+    width,
+    height,
+    bands: img.bands.map((b) => remap(b)),
+    masks: img.masks.map((m) => masks.get(m) ?? masks.set(m, remap(m)).get(m)!),
+  };
+}

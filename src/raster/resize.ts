@@ -5,7 +5,7 @@
  * a mask shared by several bands stays shared. The source alpha is dropped.
  */
 import { allocate, dtypeOf, type TypedArray } from '../dtype.ts';
-import type { ImageData } from './image-data.ts';
+import { remapImage, type ImageData } from './image-data.ts';
 import { nearestIndexes } from './sample-index.ts';
 
 export function resizeNearest(img: ImageData, width: number, height: number): ImageData {
@@ -21,20 +21,5 @@ export function resizeNearest(img: ImageData, width: number, height: number): Im
     }
     return out;
   };
-  const masks = new Map<Uint8Array, Uint8Array>();
-  return {
-    ...img,
-    width,
-    height,
-    bands: img.bands.map((b) => resample(b, allocate(dtypeOf(b), width * height))),
-    masks: img.masks.map((m) => {
-      let out = masks.get(m);
-      if (!out) {
-        out = resample(m, new Uint8Array(width * height));
-        masks.set(m, out);
-      }
-      return out;
-    }),
-    alpha: undefined,
-  };
+  return { ...remapImage(img, width, height, (b) => resample(b, allocate(dtypeOf(b), width * height) as typeof b)), alpha: undefined };
 }

@@ -2,7 +2,7 @@
 import type { GridDataset } from '../../formats/grid-dataset.ts';
 import type { Crs } from '../../geo/crs.ts';
 import type { TypedArray } from '../../dtype.ts';
-import { releaseImage, type ImageData } from '../../raster/image-data.ts';
+import { releaseImage, remapImage, type ImageData } from '../../raster/image-data.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import type { ReadOptions } from '../read-options.ts';
 import type { ReadPlan } from './read-plan.ts';
@@ -38,12 +38,5 @@ function cropImage(img: ImageData, pad: number, width: number, height: number): 
     }
     return out;
   };
-  const masks = new Map<Uint8Array, Uint8Array>();
-  return {
-    ...img,
-    width,
-    height,
-    bands: img.bands.map((b) => crop(b)),
-    masks: img.masks.map((m) => masks.get(m) ?? masks.set(m, crop(m)).get(m)!),
-  };
+  return remapImage(img, width, height, crop);
 }
