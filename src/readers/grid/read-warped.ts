@@ -55,10 +55,9 @@ export async function readWarpedImage(
   const indexes = bandIndexes(ds, options.indexes);
   const plan = planMasks(ds, options.nodata);
   const readBands = plan.alphaBand !== null ? [...indexes, plan.alphaBand] : indexes;
-  const tiff = ds;
 
   // 1. Implicit overviews of the warped VRT, and the one RasterIO picks for this output size.
-  const vrtLevels = warpedOverviews(tiff.levels, grid.width, grid.height);
+  const vrtLevels = warpedOverviews(ds.levels, grid.width, grid.height);
   const k = chooseLevel(vrtLevels, grid.width, grid.height, outWidth, outHeight);
   const gw = vrtLevels[k].width;
   const gh = vrtLevels[k].height;
@@ -81,19 +80,19 @@ export async function readWarpedImage(
 
   // 3. Source pixel coordinates (in source level k pixels) of grid pixel centres, and the warp,
   // block by block (raster/warp/warp-blocks.ts): blocks that cannot reach the source cost nothing.
-  const [fx, fy] = levelFactors(tiff.levels, k);
+  const [fx, fy] = levelFactors(ds.levels, k);
   const srcGt = ds.geoTransform;
   const levelGt: GeoTransform = [srcGt[0], srcGt[1] * fx, srcGt[2] * fy, srcGt[3], srcGt[4] * fx, srcGt[5] * fy];
   const exact = gridToSource(ggt, invertGeoTransform(levelGt), getTransformer(grid.crs, ds.crs));
   // output bands + `written` + masks, and the coordinates of one block at a time (16 bytes/pixel)
   chargeRequest(
-    tw * th * (1 + readBands.length * bytesPerSample(tiff.dtype) + indexes.length) + 16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE,
+    tw * th * (1 + readBands.length * bytesPerSample(ds.dtype) + indexes.length) + 16 * MAX_BLOCK_SIDE * MAX_BLOCK_SIDE,
     `A ${tw}×${th} warp of ${readBands.length} band(s)`,
   );
-  const lv = tiff.levels[k];
+  const lv = ds.levels[k];
   const reproject = options.reproject ?? 'nearest';
   const count = tw * th;
-  const dtype = tiff.dtype;
+  const dtype = ds.dtype;
   const fill = plan.nodata ?? 0;
   const warped = readBands.map(() => BUFFER_POOL.array(dtype, count).fill(fill));
   const written = BUFFER_POOL.bytes(count).fill(0);
@@ -102,7 +101,7 @@ export async function readWarpedImage(
     read: async ([c0, r0, c1, r1]) => {
       if ((c1 - c0) * (r1 - r0) > maxReadPixels)
         throw Errors.maxSize(`warped read needs ${(c1 - c0) * (r1 - r0)} source pixels, more than the limit of ${maxReadPixels}`);
-      const part = await tiff.readWindow(k, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, readBands, signal);
+      const part = await ds.readWindow(k, { col: c0, row: r0, width: c1 - c0, height: r1 - r0 }, readBands, signal);
       const region: SourceRegion = {
         bands: part.bands,
         valid: plan.useDatasetMask && part.mask ? part.mask : plan.alphaBand !== null ? nonZeroMask(part.bands[part.bands.length - 1]) : null,
