@@ -11,7 +11,8 @@ import { encodeWithSharp } from './encode-sharp.ts';
 import { driverName, type ImageFormat } from './formats.ts';
 import { alphaTo16, maskBand } from './mask-band.ts';
 import { interleave, interleaveWithAlpha } from './interleave.ts';
-import { encodePng } from './png-encoder.ts';
+import { COOPERATIVE_PNG_PIXELS, encodePng, encodePngCooperative } from './png-encoder.ts';
+import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 /**
@@ -56,8 +57,18 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
       const alpha = returnMask ? (dtype === 'uint16' ? alphaTo16(canvas.alpha) : canvas.alpha) : undefined;
       const n = width * height;
       const buf = dtype === 'uint16' ? new Uint16Array(n * channels) : BUFFER_POOL.bytes(n * channels);
-      const data = (alpha ? interleaveWithAlpha(buf, planes, alpha, n) : interleave(buf, planes, n)) as Uint8Array | Uint16Array;
-      const encoding = encodePng({ width, height, channels: channels as 1 | 2 | 3 | 4, data, ...PNG_PROFILE[format] });
+      const input = { width, height, channels: channels as 1 | 2 | 3 | 4, data: buf as Uint8Array | Uint16Array, ...PNG_PROFILE[format] };
+      if (n >= COOPERATIVE_PNG_PIXELS) {
+        try {
+          await interleaveCooperative(buf, planes, alpha, width, height);
+          return await encodePngCooperative(input);
+        } finally {
+          BUFFER_POOL.release(buf.buffer);
+        }
+      }
+      if (alpha) interleaveWithAlpha(buf, planes, alpha, n);
+      else interleave(buf, planes, n);
+      const encoding = encodePng(input);
       BUFFER_POOL.release(buf.buffer); // read synchronously by encodePng
       return encoding;
     }
@@ -72,5 +83,26 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
     }
     case 'jp2':
       throw Errors.unsupported('JPEG2000 output is not supported by this server');
+  }
+}
+
+/** interleave(WithAlpha) a slice of rows at a time, yielding to the event loop in between. */
+async function interleaveCooperative(
+  out: Uint8Array | Uint16Array,
+  planes: ReadonlyArray<Uint8Array | Uint16Array>,
+  alpha: Uint8Array | Uint16Array | undefined,
+  width: number,
+  height: number,
+): Promise<void> {
+  const c = planes.length + (alpha ? 1 : 0);
+  const rows = Math.max(1, Math.ceil(65536 / width));
+  for (let y0 = 0; y0 < height; y0 += rows) {
+    const a = y0 * width;
+    const b = Math.min(height, y0 + rows) * width;
+    const slice = out.subarray(a * c, b * c);
+    const parts = planes.map((p) => p.subarray(a, b));
+    if (alpha) interleaveWithAlpha(slice, parts, alpha.subarray(a, b), b - a);
+    else interleave(slice, parts, b - a);
+    if (mustYield()) await yieldToLoop();
   }
 }

@@ -11,6 +11,8 @@ import * as zlib from 'node:zlib';
 import { constants, deflateSync } from 'node:zlib';
 import { deflateBound, deflateInto } from '../../util/zlib-handle.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
+import { promisify } from 'node:util';
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
@@ -222,5 +224,42 @@ export function encodePng(input: PngInput): Buffer {
     return assemble(input, idat);
   } finally {
     BUFFER_POOL.release(scan.buffer, scratch.buffer);
+  }
+}
+
+const deflateAsync = promisify(zlib.deflate);
+
+/** Images of at least this many pixels are encoded by encodePngCooperative. */
+export const COOPERATIVE_PNG_PIXELS = 1 << 20;
+
+/**
+ * encodePng for large images, byte for byte the same PNG, without holding the event loop: the
+ * rows are filtered a slice at a time with yields in between (util/cooperate.ts), each slice
+ * starting one row early so its first row is filtered against the row above exactly as in one
+ * pass (that overlap row's own output is kept), and the deflate runs on the libuv thread pool.
+ */
+export async function encodePngCooperative(input: PngInput): Promise<Buffer> {
+  const { width, height, channels, data } = input;
+  const bps = data instanceof Uint16Array ? 2 : 1;
+  const rowBytes = width * channels * bps;
+  const rowSamples = width * channels;
+  const scan = BUFFER_POOL.bytes(scanlinesLength(input));
+  const saved = new Uint8Array(rowBytes + 1);
+  try {
+    // about 256 KiB of samples per slice, a multiple of 4 bytes from the start (the SWAR path)
+    const rows = Math.max(4, (Math.ceil(262144 / rowBytes) + 3) & ~3);
+    for (let y0 = 0; y0 < height; y0 += rows) {
+      const from = y0 === 0 ? 0 : y0 - 1;
+      const to = Math.min(height, y0 + rows);
+      const at = from * (rowBytes + 1);
+      if (from < y0) saved.set(scan.subarray(at, at + rowBytes + 1));
+      filterScanlines({ ...input, height: to - from, data: data.subarray(from * rowSamples, to * rowSamples) }, scan.subarray(at, to * (rowBytes + 1)));
+      if (from < y0) scan.set(saved, at);
+      if (mustYield()) await yieldToLoop();
+    }
+    const idat = await deflateAsync(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY });
+    return assemble(input, idat);
+  } finally {
+    BUFFER_POOL.release(scan.buffer);
   }
 }
