@@ -15,12 +15,15 @@ import { registerGranuleRasterRouter } from './factories/granule-raster-router.t
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
+import { installLifecycleHeaders, Lifecycle } from './lifecycle.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface AppOptions {
   logger?: boolean;
   services?: Services;
+  /** Serving/draining state, shared with the graceful shutdown (src/cli/serve.ts). */
+  lifecycle?: Lifecycle;
 }
 
 export function buildApp(config: Config, options: AppOptions = {}): FastifyInstance {
@@ -35,7 +38,11 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler,
     frameworkErrors,
+    // While closing, requests on kept-alive connections are still answered (with Connection:
+    // close): /readyz can say "draining" and no accepted request is refused.
+    return503OnClosing: false,
   });
+  const lifecycle = options.lifecycle ?? new Lifecycle();
   const services = options.services ?? createServices(config, { onReadPlan: (plan) => app.log.debug({ plan }, 'read plan') });
   const registry = new RouteRegistry();
 
@@ -43,13 +50,14 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   installJsonParser(app);
   installAdmission(app, config.limits);
   installResponseHeaders(app, config);
+  installLifecycleHeaders(app, lifecycle);
 
-  registerAppRoutes(app, registry);
+  registerAppRoutes(app, registry, lifecycle);
   registerTmsRoutes(app, registry);
   registerAlgorithmRoutes(app, registry);
   registerColormapRoutes(app, registry, config.limits.maxImageSide);
   registerStaticRoutes(app);
-  registerMetricsRoutes(app, services);
+  registerMetricsRoutes(app);
   registerCogRouter(app, registry, services, '/cog');
   registerStacRouter(app, registry, services, '/stac');
   registerGranuleRasterRouter(app, registry, services, '/raster');
