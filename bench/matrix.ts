@@ -167,7 +167,7 @@ async function main(): Promise<void> {
     [...start.nodeArgs, path.join(checkout, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', data],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { LOG_LEVEL: 'warn', ...start.env, ...process.env },
+      env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', ...start.env, ...process.env },
     },
   );
   const ours: Array<{ cpu: number; bytes: number; status: number }> = [];
