@@ -17,6 +17,7 @@ import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
 import { installLifecycleHeaders, Lifecycle } from './lifecycle.ts';
+import { loggerOptions } from './logger.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -29,7 +30,7 @@ export interface AppOptions {
 
 export function buildApp(config: Config, options: AppOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ? { level: process.env['LOG_LEVEL'] ?? 'info' } : false,
+    logger: options.logger ? loggerOptions() : false,
     bodyLimit: config.limits.maxBodyBytes,
     // Forwarded headers only from configured proxies: links in TileJSON/WMTS documents use
     // request.host/protocol, and a shared cache must not serve links a client forged.
