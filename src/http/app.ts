@@ -12,6 +12,7 @@ import { registerStacRouter } from './factories/stac-router.ts';
 import { registerGranuleLegacyRedirects } from './factories/granule-legacy-redirects.ts';
 import { registerGranuleListingRoutes } from './factories/granule-listing-routes.ts';
 import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
+import { registerZarrRouter } from './factories/zarr-router.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
@@ -62,6 +63,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerCogRouter(app, registry, services, '/cog');
   registerStacRouter(app, registry, services, '/stac');
   registerGranuleRasterRouter(app, registry, services, '/raster');
+  registerZarrRouter(app, registry, services, '/zarr');
   registerGranuleListingRoutes(app, registry, services);
   // Last: 0.x granule-search URLs (only paths no router above matches).
   registerGranuleLegacyRedirects(app, registry);

@@ -11,6 +11,10 @@ import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
 import { DatasetCache } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
+import { ChunkCache } from '../formats/array/chunk-cache.ts';
+import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
+import type { ArraySelection } from '../formats/array/open-array-grid.ts';
+import { openNetcdf3 } from '../formats/netcdf3/open-netcdf3.ts';
 
 export interface Services {
   config: Config;
@@ -18,6 +22,10 @@ export interface Services {
   blockCache: BlockCache;
   /** A GeoTIFF, opened once per location (cached), as a reader over its GridDataset. */
   openCog(url: string, signal?: AbortSignal): Promise<GridReader>;
+  /** HDF5/NetCDF/Zarr files: opened files, their listings (/zarr/variables…). */
+  arrays: ArrayOpener;
+  /** A selection of variables of an array file as a reader over its GridDataset (cached per file version and selection). */
+  openArray(url: string, selection: ArraySelection, signal?: AbortSignal): Promise<GridReader>;
   /** NASA CMR granule search (granule-search routers). */
   cmr: CmrClient;
   /** Earthdata Login bearer tokens for https granule reads, when credentials are configured. */
@@ -49,12 +57,23 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     tiffGridVersions(tiffContext), // a dataset changed in place is opened again (src/sources/version.ts)
   );
   const limits = { maxReadPixels: config.limits.maxReadPixels };
+  // Arrays: decoded chunks share the TIFF block cache (one budget); a chunk may not exceed what one request may hold.
+  const arrays = new ArrayOpener({
+    sources,
+    chunkCache: new ChunkCache(blockCache, config.limits.maxRequestBytes),
+    formats: { netcdf3: (source, signal) => openNetcdf3(source, signal) },
+  });
+  const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions());
   return {
     config,
     sources,
     blockCache,
     async openCog(url, signal) {
       return new GridReader(await datasets.open(url, signal), limits, hooks.onReadPlan);
+    },
+    arrays,
+    async openArray(url, selection, signal) {
+      return new GridReader(await arrayDatasets.open(arrayDatasetKey(url, selection), signal), limits, hooks.onReadPlan);
     },
     cmr,
     ...(earthdata !== undefined ? { earthdata } : {}),
