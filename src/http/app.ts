@@ -15,6 +15,7 @@ import { registerGranuleRasterRouter } from './factories/granule-raster-router.t
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
+import { installResponseCache } from './response-cache/route-cache.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -43,6 +44,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   installJsonParser(app);
   installAdmission(app, config.limits);
   installResponseHeaders(app, config);
+  installResponseCache(app, config.responseCache, services);
 
   registerAppRoutes(app, registry);
   registerTmsRoutes(app, registry);
@@ -64,6 +66,10 @@ function installResponseHeaders(app: FastifyInstance, config: Config): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (config.corsOrigins) reply.header('access-control-allow-origin', config.corsOrigins);
     const method = request.method;
+    // Errors are not kept by caches for long: a 404 must not outlive the file's arrival (issue 12).
+    if ((method === 'GET' || method === 'HEAD') && reply.statusCode >= 400 && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', config.responseCache?.cacheControlErrors ?? 'no-store');
+    }
     if (
       config.cacheControl &&
       (method === 'GET' || method === 'HEAD') &&

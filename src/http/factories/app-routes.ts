@@ -31,6 +31,7 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
   registerRoute(app, registry, {
     method: 'GET',
     path: '/',
+    vary: ['accept'],
     operationId: 'landing',
     summary: 'Landing page.',
     tags,
@@ -66,6 +67,7 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
   registerRoute(app, registry, {
     method: 'GET',
     path: '/conformance',
+    vary: ['accept'],
     operationId: 'conformance',
     summary: 'Conformance classes.',
     tags,

@@ -1,5 +1,6 @@
 /** GET /metrics: Prometheus text exposition of process memory, caches and request counts. */
 import type { FastifyInstance } from 'fastify';
+import { responseCacheMetricLines } from '../response-cache/response-cache.ts';
 import type { Services } from '../services.ts';
 
 export function registerMetricsRoutes(app: FastifyInstance, services: Services): void {
@@ -32,6 +33,7 @@ export function registerMetricsRoutes(app: FastifyInstance, services: Services):
       '# TYPE rastile_http_responses_total counter',
       ...[...byStatus].map(([s, n]) => `rastile_http_responses_total{status="${s}"} ${n}`),
       `rastile_http_requests_total ${requests}`,
+      ...(app.responseCache !== null ? responseCacheMetricLines(app.responseCache) : []),
     ];
     return reply
       .type('text/plain; version=0.0.4')
