@@ -36,7 +36,7 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
         const img = await reader.preview({ ...readOptions(p), ...previewSize(p) }, signal);
-        return { kind: 'json', data: imageStatistics(post(img), statisticsOptions(p)) };
+        return { kind: 'json', data: imageStatistics(await post(img), statisticsOptions(p)) };
       },
     });
 
@@ -74,7 +74,7 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
         };
         const { cut, pixels, used } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
         const coverage = coverageFractions(pixels, cut.width, cut.height, p.cover_scale);
-        const processed = post(cut);
+        const processed = await post(cut);
         if (processed.width !== cut.width || processed.height !== cut.height) {
           throw Errors.badRequest(`algorithm '${p.algorithm}' changes the image size; use it with GET /statistics or without coverage`);
         }

@@ -22,6 +22,8 @@ export interface RedisStoreOptions {
   /** Connect / command timeouts, ms. */
   connectTimeoutMs?: number;
   commandTimeoutMs?: number;
+  /** Called for each failed operation. */
+  onError?: () => void;
 }
 
 /** Releases a lock only when it still holds our token (it may have expired and been taken since). */
@@ -50,6 +52,10 @@ export class RedisStore {
   /** Whether commands can be sent now (no waiting while Redis is away). */
   get ready(): boolean {
     return this.client.status === 'ready';
+  }
+
+  get connected(): boolean {
+    return this.ready;
   }
 
   async getMeta(reqKey: string): Promise<CacheMeta | undefined> {
@@ -109,6 +115,7 @@ export class RedisStore {
       return await op();
     } catch {
       this.errors++;
+      this.options.onError?.();
       return undefined;
     }
   }

@@ -17,6 +17,7 @@ import { ReadSet, runWithReadSet, type ReadDep } from '../../util/read-set.ts';
 import type { HandlerResult } from '../handler-result.ts';
 import { etagOf, ifNoneMatchHits, requestKey, responseKey, type RequestKeyParts } from './cache-key.ts';
 import { RedisStore, type RedisStoreOptions } from './redis-store.ts';
+import { responseCacheMetrics, trackConnection, untrackConnection, type ResponseCacheMetrics } from './cache-metrics.ts';
 import { MemoryStore, type CacheMeta, type CachedResponse } from './store.ts';
 
 /** The current version of an input (undefined: unknown, so no cached answer can be trusted). */
@@ -66,13 +67,17 @@ export class ResponseCache {
   readonly stats: ResponseCacheStats = { hits: { memory: 0, redis: 0 }, misses: 0, notModified: 0, stored: 0, uncacheable: 0, lockWaits: 0 };
   private readonly inflight = new Map<string, Promise<CacheOutcome>>();
   private readonly token = randomBytes(9).toString('base64url');
+  private readonly metrics: ResponseCacheMetrics;
 
   constructor(
     private readonly options: ResponseCacheOptions,
     private readonly versionOf: VersionOf,
   ) {
     this.memory = new MemoryStore(options.memoryBytes);
-    this.redis = options.redis ? new RedisStore({ ...options.redis, maxEntryBytes: options.maxEntryBytes }) : undefined;
+    this.metrics = responseCacheMetrics(this.memory, options.memoryBytes);
+    const metrics = this.metrics;
+    this.redis = options.redis ? new RedisStore({ ...options.redis, maxEntryBytes: options.maxEntryBytes, onError: () => metrics.redisError() }) : undefined;
+    if (this.redis !== undefined) trackConnection(this.redis);
   }
 
   async serve(req: CacheRequest, render: () => Promise<HandlerResult>): Promise<CacheOutcome> {
@@ -96,6 +101,7 @@ export class ResponseCache {
   }
 
   async close(): Promise<void> {
+    if (this.redis !== undefined) untrackConnection(this.redis);
     await this.redis?.close();
   }
 
@@ -114,6 +120,7 @@ export class ResponseCache {
     const etag = etagOf(respKey);
     if (ifNoneMatchHits(req.ifNoneMatch, etag)) {
       this.stats.notModified++;
+      this.metrics.outcome('not_modified');
       return { status: 'not-modified', etag, image: meta.image === true };
     }
     let response = this.memory.getResponse(respKey);
@@ -127,6 +134,7 @@ export class ResponseCache {
     }
     if (response === undefined) return undefined;
     this.stats.hits[tier]++;
+    this.metrics.outcome(tier === 'memory' ? 'hit_memory' : 'hit_redis', response.body.length);
     return { status: 'hit', result: toResult(response), etag };
   }
 
@@ -168,10 +176,14 @@ export class ResponseCache {
   private async waitForOther(reqKey: string, req: CacheRequest, redis: RedisStore): Promise<CacheOutcome | undefined> {
     const deadline = Date.now() + this.options.lockMs;
     this.stats.lockWaits++;
+    this.metrics.outcome('lock_wait');
     for (let i = 0; Date.now() < deadline && !req.signal.aborted; i++) {
       await sleep(POLL_MS[Math.min(i, POLL_MS.length - 1)]);
       const found = await this.lookup(reqKey, { ...req, ifNoneMatch: undefined });
-      if (found !== undefined && found.status === 'hit') return { ...found, status: 'wait-hit' };
+      if (found !== undefined && found.status === 'hit') {
+        this.metrics.outcome('wait_hit');
+        return { ...found, status: 'wait-hit' };
+      }
       if ((await redis.locked(reqKey)) !== true) return this.lookup(reqKey, { ...req, ifNoneMatch: undefined });
     }
     return undefined;
@@ -181,6 +193,7 @@ export class ResponseCache {
     const set = new ReadSet();
     const result = await runWithReadSet(set, render);
     this.stats.misses++;
+    this.metrics.outcome('miss');
     const deps = set.deps();
     if (result.kind === 'redirect' || (result.status ?? 200) !== 200 || set.uncacheable !== undefined || deps.length === 0) {
       this.stats.uncacheable++;
@@ -199,6 +212,7 @@ export class ResponseCache {
     let stored = response.body.length <= this.options.maxEntryBytes;
     if (stored) this.memory.putResponse(respKey, response);
     if (this.redis !== undefined) stored = (await this.redis.put(reqKey, meta, respKey, response)) && stored;
+    this.metrics.outcome(stored ? 'stored' : 'not_stored');
     if (stored) this.stats.stored++;
     else this.stats.uncacheable++;
     return { status: 'miss', result: toResult(response), etag: etagOf(respKey) };
@@ -208,6 +222,7 @@ export class ResponseCache {
   private conditional(outcome: CacheOutcome, req: CacheRequest): CacheOutcome {
     if ((outcome.status === 'miss' || outcome.status === 'wait-hit' || outcome.status === 'hit') && ifNoneMatchHits(req.ifNoneMatch, outcome.etag)) {
       this.stats.notModified++;
+      this.metrics.outcome('not_modified');
       return { status: 'not-modified', etag: outcome.etag, image: isImageType(outcome.result.contentType) };
     }
     return outcome;
@@ -221,32 +236,4 @@ function toResult(r: CachedResponse): HandlerResult & { kind: 'body' } {
 /** Images (tiles, previews, arrays) rather than documents: the Cache-Control class of tiles. */
 export function isImageType(contentType: string): boolean {
   return !/json|html|xml|text\//.test(contentType);
-}
-
-/** Prometheus text lines of a response cache's counters (until the prom-client registry takes them). */
-export function responseCacheMetricLines(cache: ResponseCache): string[] {
-  const s = cache.stats;
-  return [
-    '# TYPE rastile_response_cache_hits_total counter',
-    `rastile_response_cache_hits_total{tier="memory"} ${s.hits.memory}`,
-    `rastile_response_cache_hits_total{tier="redis"} ${s.hits.redis}`,
-    '# TYPE rastile_response_cache_misses_total counter',
-    `rastile_response_cache_misses_total ${s.misses}`,
-    '# TYPE rastile_response_cache_not_modified_total counter',
-    `rastile_response_cache_not_modified_total ${s.notModified}`,
-    '# TYPE rastile_response_cache_stored_total counter',
-    `rastile_response_cache_stored_total ${s.stored}`,
-    '# TYPE rastile_response_cache_uncacheable_total counter',
-    `rastile_response_cache_uncacheable_total ${s.uncacheable}`,
-    '# TYPE rastile_response_cache_lock_waits_total counter',
-    `rastile_response_cache_lock_waits_total ${s.lockWaits}`,
-    '# TYPE rastile_response_cache_bytes gauge',
-    `rastile_response_cache_bytes{tier="memory"} ${cache.memory.bytes}`,
-    '# TYPE rastile_response_cache_entries gauge',
-    `rastile_response_cache_entries{tier="memory"} ${cache.memory.entries}`,
-    '# TYPE rastile_response_cache_redis_errors_total counter',
-    `rastile_response_cache_redis_errors_total ${cache.redis?.errors ?? 0}`,
-    '# TYPE rastile_response_cache_redis_up gauge',
-    `rastile_response_cache_redis_up ${cache.redis === undefined ? 0 : cache.redis.ready ? 1 : 0}`,
-  ];
 }
