@@ -10,7 +10,7 @@
  * a request.
  */
 import type { AbsolutePath, AsyncReadable, GetOptions, RangeQuery } from '@zarrita/storage';
-import { isRastileError } from '../../errors.ts';
+import { Errors, isRastileError } from '../../errors.ts';
 import type { Source } from '../../sources/source.ts';
 import { resolveStoreKey } from './store-keys.ts';
 
@@ -62,7 +62,13 @@ export class SourceStore implements AsyncReadable {
       const n = Math.min(size, range.suffixLength);
       return src.fetch(size - n, n, opts?.signal);
     }
-    return src.fetch(range.offset, range.length, opts?.signal);
+    const { offset, length } = range;
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || (src.size !== undefined && offset + length > src.size)) {
+      throw Errors.invalidFormat(`Invalid Zarr store: bytes ${offset}+${length} of ${key.slice(1)} are outside the object (${src.size ?? '?'} bytes)`, {
+        context: { url: this.base },
+      });
+    }
+    return src.fetch(offset, length, opts?.signal);
   }
 
   private absent(opts: TrackedGetOptions | undefined): undefined {

@@ -57,7 +57,7 @@ export function zarrVariable(arr: zarr.Array<zarr.DataType, SourceStore>, info: 
     const data = chunk.data as unknown as { length: number };
     if (data.length !== chunkElements) {
       throw Errors.invalidFormat(
-        `Chunk [${coords.join(', ')}] of Zarr variable "${info.path}" decoded to ${data.length} values, expected ${chunkElements}`,
+        `Chunk [${coords.join(', ')}] of Zarr variable "${info.path}" failed to decode: ${data.length} values instead of ${chunkElements}`,
         where,
       );
     }
