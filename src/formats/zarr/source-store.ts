@@ -22,6 +22,9 @@ export interface TrackedGetOptions extends GetOptions {
 }
 
 const META_KEY = /(^|\/)(\.zarray|\.zattrs|\.zgroup|\.zmetadata|zarr\.json)$/;
+/** What the source opener reads of a remote object when opening it (DEFAULT_SOURCE_OPTIONS.headerBytes). */
+const OPENED_BYTES = 64 * 1024;
+const REMOTE = /^(https?|s3):/i;
 /** First read of an object of unknown size; the rest follows once the size is known. */
 const FIRST_READ = 1 << 20;
 
@@ -79,9 +82,15 @@ export class SourceStore implements AsyncReadable {
 
 /** Every byte of a source: one read when its size is known, else reads until a short one. */
 export async function readWhole(src: Source, signal?: AbortSignal): Promise<Uint8Array> {
-  if (src.size !== undefined) return src.size === 0 ? new Uint8Array(0) : src.fetch(0, src.size, signal);
+  const size = src.size;
+  if (size !== undefined && (size <= OPENED_BYTES || !REMOTE.test(src.url))) return size === 0 ? new Uint8Array(0) : src.fetch(0, size, signal);
   const parts: Uint8Array[] = [];
   let offset = 0;
+  if (size !== undefined) {
+    // The opener read the first bytes of a remote object into the byte cache: ask only for the rest.
+    parts.push(await src.fetch(0, OPENED_BYTES, signal));
+    offset = parts[0]!.length;
+  }
   for (;;) {
     const want = src.size !== undefined ? src.size - offset : FIRST_READ;
     if (want <= 0) break;
