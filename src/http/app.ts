@@ -12,6 +12,7 @@ import { registerStacRouter } from './factories/stac-router.ts';
 import { registerGranuleLegacyRedirects } from './factories/granule-legacy-redirects.ts';
 import { registerGranuleListingRoutes } from './factories/granule-listing-routes.ts';
 import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
+import { registerTimeseriesListRoute } from './factories/timeseries-routes.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
@@ -54,6 +55,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerStacRouter(app, registry, services, '/stac');
   registerGranuleRasterRouter(app, registry, services, '/raster');
   registerGranuleListingRoutes(app, registry, services);
+  registerTimeseriesListRoute(app, registry, services);
   // Last: 0.x granule-search URLs (only paths no router above matches).
   registerGranuleLegacyRedirects(app, registry);
   return app;
