@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   const server = spawn(process.execPath, [...nodeArgs, path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
     // BENCH_SERVER_STDOUT=<file> keeps the server's stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
     stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'inherit'],
-    env: { LOG_LEVEL: 'warn', ...start.env, ...process.env },
+    env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', ...start.env, ...process.env },
   });
   try {
     await waitForHealthz(`http://127.0.0.1:${PORT}`);

@@ -74,6 +74,10 @@ export interface Config {
     /** A request running longer is cut with 503 (0 = no deadline). */
     requestTimeoutMs: number;
   };
+  /** Server processes (`RASTILE_WORKERS`, `--workers`): 1 = this process serves; more = a cluster. */
+  workers: number;
+  /** Graceful shutdown: how long in-flight requests may run after SIGTERM before they are cut, ms. */
+  shutdownTimeoutMs: number;
   /** Directory holding the built-in demo dataset. */
   demoDir: string;
 }

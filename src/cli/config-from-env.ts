@@ -1,4 +1,5 @@
 /** Builds the Config from environment variables, overridden by CLI flags. Defaults live here only. */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config, TrustProxy } from '../config.ts';
@@ -6,6 +7,7 @@ import { earthdataAuthOptionsFromEnv } from '../sources/earthdata-auth.ts';
 import { sourceOptionsFromEnv } from '../sources/options.ts';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../demo');
+export const DEMO_FILE = path.join(DEMO_DIR, 'rastile-demo.tif');
 
 const MiB = 1024 * 1024;
 
@@ -16,6 +18,7 @@ export interface CliFlags {
   allowPrivateHosts?: boolean;
   cmrUrl?: string;
   trustProxy?: string;
+  workers?: string;
 }
 
 function int(v: string | undefined, fallback: number, name: string): number {
@@ -101,6 +104,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
       maxQueue: int(env['RASTILE_MAX_QUEUE'], 32, 'RASTILE_MAX_QUEUE'),
       requestTimeoutMs: int(env['RASTILE_REQUEST_TIMEOUT_MS'], 30_000, 'RASTILE_REQUEST_TIMEOUT_MS'),
     },
+    // Every core the process may use (cgroup/affinity aware) unless told otherwise.
+    workers: Math.max(1, int(flags.workers ?? env['RASTILE_WORKERS'], os.availableParallelism(), 'RASTILE_WORKERS')),
+    shutdownTimeoutMs: int(env['RASTILE_SHUTDOWN_TIMEOUT_MS'], 25_000, 'RASTILE_SHUTDOWN_TIMEOUT_MS'),
     demoDir: DEMO_DIR,
   };
 }

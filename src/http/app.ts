@@ -16,17 +16,21 @@ import { registerTimeseriesListRoute } from './factories/timeseries-routes.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
+import { installLifecycleHeaders, Lifecycle } from './lifecycle.ts';
+import { loggerOptions } from './logger.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface AppOptions {
   logger?: boolean;
   services?: Services;
+  /** Serving/draining state, shared with the graceful shutdown (src/cli/serve.ts). */
+  lifecycle?: Lifecycle;
 }
 
 export function buildApp(config: Config, options: AppOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ? { level: process.env['LOG_LEVEL'] ?? 'info' } : false,
+    logger: options.logger ? loggerOptions() : false,
     bodyLimit: config.limits.maxBodyBytes,
     // Forwarded headers only from configured proxies: links in TileJSON/WMTS documents use
     // request.host/protocol, and a shared cache must not serve links a client forged.
@@ -36,7 +40,11 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler,
     frameworkErrors,
+    // While closing, requests on kept-alive connections are still answered (with Connection:
+    // close): /readyz can say "draining" and no accepted request is refused.
+    return503OnClosing: false,
   });
+  const lifecycle = options.lifecycle ?? new Lifecycle();
   const services = options.services ?? createServices(config, { onReadPlan: (plan) => app.log.debug({ plan }, 'read plan') });
   const registry = new RouteRegistry();
 
@@ -44,13 +52,14 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   installJsonParser(app);
   installAdmission(app, config.limits);
   installResponseHeaders(app, config);
+  installLifecycleHeaders(app, lifecycle);
 
-  registerAppRoutes(app, registry);
+  registerAppRoutes(app, registry, lifecycle);
   registerTmsRoutes(app, registry);
   registerAlgorithmRoutes(app, registry);
   registerColormapRoutes(app, registry, config.limits.maxImageSide);
   registerStaticRoutes(app);
-  registerMetricsRoutes(app, services);
+  registerMetricsRoutes(app);
   registerCogRouter(app, registry, services, '/cog');
   registerStacRouter(app, registry, services, '/stac');
   registerGranuleRasterRouter(app, registry, services, '/raster');

@@ -1,10 +1,12 @@
 import { Errors } from '../errors.ts';
+import { cacheMetrics } from '../util/metrics.ts';
 import { SharedWorkMap } from './abort.ts';
 import type { ByteCache } from './byte-cache.ts';
 import type { Source, SourceStats } from './source.ts';
 import { sourceCacheKey, sourceChanged } from './version.ts';
 
 const EMPTY = new Uint8Array(0);
+const METRICS = cacheMetrics('bytes');
 
 /**
  * Serves reads from the shared ByteCache; misses go to the inner source once even when several
@@ -52,6 +54,7 @@ export class CachingSource implements Source {
     const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end);
     if (hit !== undefined) {
       this.stats.cacheHits++;
+      METRICS.hit(hit.length);
       return hit;
     }
 
@@ -66,6 +69,7 @@ export class CachingSource implements Source {
       this.url,
     );
     if (shared) this.stats.cacheHits++;
+    else METRICS.miss();
     const bytes = await result;
     return bytes.slice();
   }

@@ -2,6 +2,7 @@ import { Errors, isRastileError } from '../errors.ts';
 import { assertUrlAllowed, type NetworkPolicy } from './network-policy.ts';
 import { markRetryable } from './retry.ts';
 import type { SourceStats } from './source.ts';
+import { measuredFetch } from './upstream-metrics.ts';
 
 /** Host (and port) of a URL, the only part of it our error messages show (queries may hold tokens). */
 export const safeHost = (url: URL): string => url.host;
@@ -78,7 +79,7 @@ export async function httpGet(start: URL, o: HttpGetOptions): Promise<{ response
     let response: Response;
     o.stats.requests++;
     try {
-      response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal: o.signal ?? null });
+      response = await measuredFetch(url, { method: 'GET', headers, redirect: 'manual', signal: o.signal ?? null });
     } catch (err) {
       throw networkError(err, url, o.signal);
     }

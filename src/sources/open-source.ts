@@ -1,4 +1,5 @@
 import { isRastileError } from '../errors.ts';
+import { observeCacheSize } from '../util/metrics.ts';
 import { LruCache } from '../util/lru-cache.ts';
 import { SharedWorkMap } from './abort.ts';
 import { ByteCache } from './byte-cache.ts';
@@ -70,6 +71,7 @@ export interface ManagedSourceOpener extends SourceOpener {
 export function createSourceOpener(options: SourceOptions): ManagedSourceOpener {
   const o = resolveSourceOptions(options);
   const cache = new ByteCache(o.cacheBytes);
+  observeCacheSize('bytes', () => cache.stats);
   const sources = new LruCache<string, OpenedSource>(o.maxSources, () => 1);
   const opening = new SharedWorkMap<string, Source>();
   const pool = new FileHandlePool(o.maxOpenFiles);

@@ -4,6 +4,7 @@ import { RemoteVersion } from './remote-version.ts';
 import { markRetryable } from './retry.ts';
 import type { Source, SourceStats } from './source.ts';
 import { sourceChanged } from './version.ts';
+import { countUpstreamBytes } from './upstream-metrics.ts';
 
 /** How one kind of remote store sends a (range) GET: plain HTTP or signed S3. */
 export interface RangeTransport {
@@ -173,6 +174,7 @@ export class RemoteRangeSource implements Source {
       throw networkError(err, url, signal);
     }
     this.stats.bytesFetched += bytes.length;
+    countUpstreamBytes(url, bytes.length);
     return bytes;
   }
 
@@ -198,6 +200,7 @@ export class RemoteRangeSource implements Source {
         if (done) break;
         total += value.length;
         this.stats.bytesFetched += value.length;
+        countUpstreamBytes(url, value.length);
         if (total > cap) {
           await reader.cancel().catch(() => {});
           throw tooBig();

@@ -4,6 +4,7 @@ import type { S3Options } from './options.ts';
 import type { RangeTransport } from './remote-range-source.ts';
 import { signRequest, uriEncode } from './s3-signer.ts';
 import type { SourceStats } from './source.ts';
+import { measuredFetch } from './upstream-metrics.ts';
 
 export interface S3TransportOptions {
   s3: S3Options;
@@ -69,7 +70,7 @@ export class S3Transport implements RangeTransport {
       let response: Response;
       this.stats.requests++;
       try {
-        response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal: signal ?? null });
+        response = await measuredFetch(url, { method: 'GET', headers, redirect: 'manual', signal: signal ?? null });
       } catch (err) {
         throw networkError(err, url, signal);
       }

@@ -1,6 +1,7 @@
 import type { TypedArray } from '../../dtype.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { SharedPromiseCache } from '../../util/lru-cache.ts';
+import { cacheMetrics, counter, observeCacheSize } from '../../util/metrics.ts';
 import { TinyLfuCache } from '../../util/tiny-lfu-cache.ts';
 
 /**
@@ -47,6 +48,8 @@ export class BlockCache {
   /** Source key → keys of its cached blocks. */
   private readonly bySource = new Map<string, Set<string>>();
   private decodeCount = 0;
+  private readonly metrics = cacheMetrics('block');
+  private readonly decodes = counter('rastile_block_decodes_total', 'Raster blocks decoded (block cache misses not shared with a concurrent read)');
 
   constructor(readonly maxBytes: number) {
     this.lru = new TinyLfuCache<string, DecodedBlock>(
@@ -58,12 +61,16 @@ export class BlockCache {
       },
     );
     this.cache = new SharedPromiseCache(this.lru);
+    observeCacheSize('block', () => ({ ...this.cache.stats, maxBytes }));
   }
 
   /** The cached block for `key`, or the result of `decode()` (shared with concurrent callers). */
   get(key: string, decode: () => Promise<DecodedBlock>): Promise<DecodedBlock> {
-    return this.cache.getOrCreate(key, () => {
+    let decoded = false;
+    const block = this.cache.getOrCreate(key, () => {
+      decoded = true;
       this.decodeCount++;
+      this.decodes.inc();
       return decode().then((block) => {
         const source = sourceOfKey(key);
         let keys = this.bySource.get(source);
@@ -72,6 +79,9 @@ export class BlockCache {
         return block;
       });
     });
+    if (decoded) this.metrics.miss();
+    else this.metrics.hit();
+    return block;
   }
 
   /** Drops every cached block of one source version (`sourceCacheKey`): it was replaced by a newer one. */

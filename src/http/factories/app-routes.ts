@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sharpVersions } from '../../util/sharp-module.ts';
+import type { Lifecycle } from '../lifecycle.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { escapeHtml, linkListPage, page } from '../pages/html.ts';
 import { fParam, wantsHtml } from '../params/format.ts';
@@ -26,7 +27,7 @@ const CONFORMANCE = [
   'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tilesets-list',
 ];
 
-export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry): void {
+export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry, lifecycle: Lifecycle): void {
   const tags = ['OGC Common'];
   registerRoute(app, registry, {
     method: 'GET',
@@ -91,13 +92,21 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry)
     summary: 'Health check.',
     tags: ['Health Check'],
     params: {},
-    responses: { 200: { description: 'Versions of the server and its main libraries.', content: { 'application/json': {} } } },
+    responses: {
+      200: { description: 'Serving state ("serving" or "draining") and versions of the server and its main libraries.', content: { 'application/json': {} } },
+    },
     cacheControl: false,
     handler: async () => ({
       kind: 'json',
-      data: { versions: { rastile: RASTILE_VERSION, node: process.versions.node, ...sharpVersions() } },
+      data: { status: lifecycle.state, versions: { rastile: RASTILE_VERSION, node: process.versions.node, ...sharpVersions() } },
     }),
   });
+
+  // Readiness for load balancers: 503 once a graceful shutdown began (the process still finishes
+  // what it accepted; /healthz stays 200).
+  app.get('/readyz', { config: { cacheControl: false } }, async (_request, reply) =>
+    reply.code(lifecycle.draining ? 503 : 200).send({ status: lifecycle.state }),
+  );
 
   // The OpenAPI document is built lazily (after every router registered its routes).
   let cached: string | null = null;

@@ -29,7 +29,7 @@ export interface FeatureStatistics {
 export async function featureStatistics(
   reader: ImageReader,
   p: FeatureStatisticsParams,
-  post: (img: ImageData) => ImageData,
+  post: (img: ImageData) => Promise<ImageData>,
   feature: Feature,
   coordCrs: Crs,
   dstCrs: Crs,
@@ -38,7 +38,7 @@ export async function featureStatistics(
   const request = { ...readOptions(p), dstCrs, ...partSize(p), alignBoundsWithDataset: true };
   const { cut, pixels, used } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
   const coverage = coverageFractions(pixels, cut.width, cut.height, p.cover_scale);
-  const processed = post(cut);
+  const processed = await post(cut);
   if (processed.width !== cut.width || processed.height !== cut.height) {
     throw Errors.badRequest(`algorithm '${p.algorithm}' changes the image size; use it with GET /statistics or without coverage`);
   }

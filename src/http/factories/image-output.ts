@@ -21,8 +21,8 @@ export interface AlgorithmChoice {
 }
 
 /** Validates the algorithm parameters up front (400 on bad values) and returns the post-process step. */
-export function postProcessFor(p: AlgorithmChoice): (img: ImageData) => ImageData {
-  if (!p.algorithm) return (img) => img;
+export function postProcessFor(p: AlgorithmChoice): (img: ImageData) => Promise<ImageData> {
+  if (!p.algorithm) return (img) => Promise.resolve(img);
   const id = p.algorithm;
   const params = validateAlgorithmParams(id, p.algorithm_params ?? {});
   return (img) => applyAlgorithm(id, params, img);

@@ -1,41 +1,42 @@
-/** GET /metrics: Prometheus text exposition of process memory, caches and request counts. */
+/**
+ * GET /metrics: Prometheus exposition (prom-client) of this process — or, in a cluster worker, of
+ * the whole process tree, aggregated by the primary (src/util/cluster-metrics.ts). Request
+ * latency histograms per route template, response counts per status, memory; caches, sources and
+ * block decodes register their own metrics (src/util/metrics.ts).
+ */
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
+import { clusterMetricsText } from '../../util/cluster-metrics.ts';
+import { counter, enableProcessMetrics, gauge, histogram, metricsRegistry } from '../../util/metrics.ts';
 
-export function registerMetricsRoutes(app: FastifyInstance, services: Services): void {
-  let requests = 0;
-  const byStatus = new Map<number, number>();
-  app.addHook('onResponse', async (_request, reply) => {
-    requests++;
-    byStatus.set(reply.statusCode, (byStatus.get(reply.statusCode) ?? 0) + 1);
+/** Memory gauges under the names rastile used before prom-client (dashboards keep working). */
+function registerMemoryGauges(): void {
+  const memory: Array<[string, string, (m: NodeJS.MemoryUsage) => number]> = [
+    ['rastile_process_resident_bytes', 'Resident set size', (m) => m.rss],
+    ['rastile_heap_used_bytes', 'V8 heap used', (m) => m.heapUsed],
+    ['rastile_heap_total_bytes', 'V8 heap allocated', (m) => m.heapTotal],
+    ['rastile_external_bytes', 'Memory of C++ objects bound to JavaScript objects', (m) => m.external],
+    ['rastile_array_buffers_bytes', 'Memory of ArrayBuffers and Buffers', (m) => m.arrayBuffers],
+  ];
+  for (const [name, help, pick] of memory) gauge(name, help, [], (g) => g.set(pick(process.memoryUsage())));
+}
+
+export function registerMetricsRoutes(app: FastifyInstance): void {
+  enableProcessMetrics();
+  registerMemoryGauges();
+  const requests = counter('rastile_http_requests_total', 'HTTP requests answered');
+  const responses = counter('rastile_http_responses_total', 'HTTP responses by status code', ['status']);
+  const duration = histogram('rastile_http_request_duration_seconds', 'Time from request to response sent, per route template', ['method', 'route', 'status']);
+  app.addHook('onResponse', async (request, reply) => {
+    const status = String(reply.statusCode);
+    requests.inc();
+    responses.inc({ status });
+    // The route template (`/cog/tiles/:tileMatrixSetId/:z/:x/:y`), never the raw URL: bounded labels.
+    const route = request.routeOptions.url ?? 'unmatched';
+    duration.observe({ method: request.method, route, status }, reply.elapsedTime / 1000);
   });
   app.get('/metrics', async (_request, reply) => {
-    const m = process.memoryUsage();
-    const b = services.blockCache.stats;
-    const lines = [
-      '# TYPE rastile_process_resident_bytes gauge',
-      `rastile_process_resident_bytes ${m.rss}`,
-      '# TYPE rastile_heap_used_bytes gauge',
-      `rastile_heap_used_bytes ${m.heapUsed}`,
-      '# TYPE rastile_heap_total_bytes gauge',
-      `rastile_heap_total_bytes ${m.heapTotal}`,
-      '# TYPE rastile_external_bytes gauge',
-      `rastile_external_bytes ${m.external}`,
-      '# TYPE rastile_array_buffers_bytes gauge',
-      `rastile_array_buffers_bytes ${m.arrayBuffers}`,
-      '# TYPE rastile_block_cache_bytes gauge',
-      `rastile_block_cache_bytes ${b.bytes}`,
-      '# TYPE rastile_block_cache_entries gauge',
-      `rastile_block_cache_entries ${b.entries}`,
-      '# TYPE rastile_block_decodes_total counter',
-      `rastile_block_decodes_total ${b.decodes}`,
-      '# TYPE rastile_http_responses_total counter',
-      ...[...byStatus].map(([s, n]) => `rastile_http_responses_total{status="${s}"} ${n}`),
-      `rastile_http_requests_total ${requests}`,
-    ];
-    return reply
-      .type('text/plain; version=0.0.4')
-      .header('cache-control', 'no-store')
-      .send(`${lines.join('\n')}\n`);
+    const text = cluster.isWorker ? await clusterMetricsText() : await metricsRegistry.metrics();
+    return reply.type(metricsRegistry.contentType).header('cache-control', 'no-store').send(text);
   });
 }

@@ -72,7 +72,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
         const img = await reader.preview({ ...readOptions(p), ...previewSize(p), dstCrs: p.dst_crs }, signal);
-        return imageResponse(post(img), p.format, p);
+        return imageResponse(await post(img), p.format, p);
       },
     });
   }
@@ -104,7 +104,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
         const img = await readBbox(reader, p, [p.minx, p.miny, p.maxx, p.maxy], signal);
-        return imageResponse(post(img), p.format, p);
+        return imageResponse(await post(img), p.format, p);
       },
     });
   }
@@ -144,7 +144,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
           ...partSize(p),
         };
         const { cut } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
-        return imageResponse(post(cut), p.format, p);
+        return imageResponse(await post(cut), p.format, p);
       },
     });
   }

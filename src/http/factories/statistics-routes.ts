@@ -35,7 +35,7 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
         const img = await reader.preview({ ...readOptions(p), ...previewSize(p) }, signal);
-        return { kind: 'json', data: imageStatistics(post(img), statisticsOptions(p)) };
+        return { kind: 'json', data: imageStatistics(await post(img), statisticsOptions(p)) };
       },
     });
 

@@ -73,7 +73,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
         tms.matrix(p.z); // 400 for zooms the TMS cannot define
         // reader.tile tests tileExists (once per tile) and answers TileOutsideBounds
         const img = await reader.tile(tms, p.x, p.y, p.z, { ...readOptions(p), tilesize: p.tilesize, buffer: p.buffer, padding: p.padding }, signal);
-        const shown = post(img);
+        const shown = await post(img);
         try {
           return await imageResponse(shown, p.format, p);
         } finally {

@@ -238,7 +238,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
           async (step, s): Promise<IndexedFrame> => {
             const reader = await backend.open(forStep(p, step), s);
             const img = await readBbox(reader, p, bounds, s);
-            const shown = post(img);
+            const shown = await post(img);
             try {
               return renderGifFrame(shown, { rescale: p.rescale, colorFormula: p.color_formula, colormap: colormapOf(p), returnMask: p.return_mask });
             } finally {

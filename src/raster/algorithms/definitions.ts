@@ -25,7 +25,8 @@ export interface AlgorithmDef {
   outputMin: number[] | null;
   outputMax: number[] | null;
   params: readonly ParamSpec[];
-  apply: (params: AlgorithmParams, img: ImageData) => ImageData;
+  /** Long ones (hillshade, slope) yield to the event loop as they go (util/cooperate.ts). */
+  apply: (params: AlgorithmParams, img: ImageData) => ImageData | Promise<ImageData>;
 }
 
 const buffer: ParamSpec = { name: 'buffer', type: 'integer', default: 3, minimum: 0, maximum: 99 };

@@ -12,6 +12,7 @@
  */
 import { Errors } from '../../errors.ts';
 import type { TypedArray } from '../../dtype.ts';
+import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 
 export interface GradientField {
   width: number;
@@ -22,7 +23,7 @@ export interface GradientField {
   valid: Uint8Array;
 }
 
-export function maskedGradient(band: TypedArray, mask: Uint8Array, width: number, height: number, buffer: number, f32: boolean): GradientField {
+export async function maskedGradient(band: TypedArray, mask: Uint8Array, width: number, height: number, buffer: number, f32: boolean): Promise<GradientField> {
   if (width < 2 || height < 2) {
     throw Errors.badRequest('Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) elements are required.');
   }
@@ -37,6 +38,7 @@ export function maskedGradient(band: TypedArray, mask: Uint8Array, width: number
   const valid = new Uint8Array(n);
   let o = 0;
   for (let r = buffer; r < buffer + outH; r++) {
+    if (mustYield()) await yieldToLoop();
     // rows read along axis 0, and the divisor
     const r0 = r === 0 ? 0 : r - 1;
     const r1 = r === height - 1 ? r : r + 1;

@@ -6,20 +6,21 @@
  */
 import type { ImageData } from '../image-data.ts';
 import { maskedGradient } from './gradient.ts';
+import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { castUint8 } from '../numpy-cast.ts';
 import { croppedBounds, makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 
 const HALF_PI = Math.PI / 2.0;
 
-export function hillshade(params: AlgorithmParams, img: ImageData): ImageData {
+export async function hillshade(params: AlgorithmParams, img: ImageData): Promise<ImageData> {
   requireBands('hillshade', img, 1);
   const azimuth = params.azimuth as number;
   const altitude = params.angle_altitude as number;
   const buffer = params.buffer as number;
   const z = params.z_exaggeration as number;
   const f32 = img.bands[0] instanceof Float32Array;
-  const g = maskedGradient(img.bands[0], img.masks[0], img.width, img.height, buffer, f32);
+  const g = await maskedGradient(img.bands[0], img.masks[0], img.width, img.height, buffer, f32);
 
   const azRad = ((360.0 - azimuth) * Math.PI) / 180.0;
   const altRad = (altitude * Math.PI) / 180.0;
@@ -29,6 +30,7 @@ export function hillshade(params: AlgorithmParams, img: ImageData): ImageData {
   const out = new Uint8Array(n);
   const { gx, gy } = g;
   for (let i = 0; i < n; i++) {
+    if ((i & 0xfff) === 0 && mustYield()) await yieldToLoop();
     let x = gx[i] * z;
     let y = gy[i] * z;
     let at: number;

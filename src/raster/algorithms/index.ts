@@ -71,7 +71,7 @@ export function validateAlgorithmParams(id: string, params: Record<string, unkno
 }
 
 /** Applies a validated algorithm; wrong band counts or unusable images throw `BadRequest`. */
-export function applyAlgorithm(id: string, params: AlgorithmParams, img: ImageData): ImageData {
+export async function applyAlgorithm(id: string, params: AlgorithmParams, img: ImageData): Promise<ImageData> {
   chargeRequest(img.width * img.height * 8 * Math.max(1, img.bands.length), `The ${id} algorithm on ${img.bands.length} band(s) of ${img.width}×${img.height}`);
   return definition(id).apply(params, img);
 }

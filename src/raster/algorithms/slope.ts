@@ -7,13 +7,14 @@
  */
 import type { ImageData } from '../image-data.ts';
 import { maskedGradient } from './gradient.ts';
+import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { FLOAT64_TINY } from './numeric.ts';
 import { croppedBounds, makeOutput, requireBands } from './output.ts';
 import type { AlgorithmParams } from './params.ts';
 
 const DEGREES = 180 / Math.PI;
 
-export function slope(params: AlgorithmParams, img: ImageData): ImageData {
+export async function slope(params: AlgorithmParams, img: ImageData): Promise<ImageData> {
   requireBands('slope', img, 1);
   const buffer = params.buffer as number;
   const z = params.z_exaggeration as number;
@@ -21,13 +22,14 @@ export function slope(params: AlgorithmParams, img: ImageData): ImageData {
   const [west, south, east, north] = img.bounds;
   const px = Math.abs((east - west) / img.width);
   const py = Math.abs((south - north) / img.height);
-  const g = maskedGradient(img.bands[0], img.masks[0], img.width, img.height, buffer, f32);
+  const g = await maskedGradient(img.bands[0], img.masks[0], img.width, img.height, buffer, f32);
 
   const n = g.width * g.height;
   const out = new Float32Array(n);
   const valid = g.valid;
   const { gx, gy } = g;
   for (let i = 0; i < n; i++) {
+    if ((i & 0xfff) === 0 && mustYield()) await yieldToLoop();
     let x = gx[i] * z;
     let y = gy[i] * z;
     if (f32) {

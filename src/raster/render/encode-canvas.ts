@@ -11,17 +11,20 @@ import { encodeWithSharp } from './encode-sharp.ts';
 import { driverName, type ImageFormat } from './formats.ts';
 import { alphaTo16, maskBand } from './mask-band.ts';
 import { interleave, interleaveWithAlpha } from './interleave.ts';
-import { encodePng } from './png-encoder.ts';
+import { COOPERATIVE_PNG_PIXELS, encodePng, encodePngCooperative } from './png-encoder.ts';
+import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 /**
- * PNG settings, measured by bench/png.ts on the benchmark tiles (256², CPU per encode, mean size):
- * our writer with the Up filter at zlib level 1 takes ~2.8 ms for 41 KB, where sharp with libpng's
- * adaptive filters at level 6 (GDAL's and TiTiler's setting) takes ~8 ms for 34.5 KB. Tiles are
- * encoded per request, so we take the 3× cheaper setting for 20 % more bytes. `pngraw` is the
- * raw variant: unfiltered, zlib level 1 (TiTiler's zlevel 1).
+ * PNG settings, measured by bench/png-matrix.ts on the request matrix's images against GDAL's PNG
+ * driver on the same pixels. 'auto' (png-encoder.ts): images mostly of empty or repeated rows
+ * (sparse tiles and bboxes) get libpng's own settings — GDAL's bytes or fewer (343 vs 1,820 B
+ * for a sparse z1 tile, 16.5 vs 80 kB for a world bbox) at less CPU than level 1; dense images keep
+ * the Up filter at zlib level 1 (~3 ms per 256² tile where libpng's settings take ~12 ms, for
+ * 5–20 % more bytes, up to 2× on colormapped ones). `pngraw` is the raw variant: unfiltered,
+ * zlib level 1 (TiTiler's zlevel 1).
  */
-export const PNG_PROFILE = { png: { level: 1, filter: 'up' }, pngraw: { level: 1, filter: 'none' } } as const;
+export const PNG_PROFILE = { png: { level: 1, filter: 'auto' }, pngraw: { level: 1, filter: 'none' } } as const;
 
 function cannotEncode(canvas: Canvas, format: ImageFormat): RastileError {
   return Errors.invalidFormat(
@@ -56,8 +59,18 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
       const alpha = returnMask ? (dtype === 'uint16' ? alphaTo16(canvas.alpha) : canvas.alpha) : undefined;
       const n = width * height;
       const buf = dtype === 'uint16' ? new Uint16Array(n * channels) : BUFFER_POOL.bytes(n * channels);
-      const data = (alpha ? interleaveWithAlpha(buf, planes, alpha, n) : interleave(buf, planes, n)) as Uint8Array | Uint16Array;
-      const encoding = encodePng({ width, height, channels: channels as 1 | 2 | 3 | 4, data, ...PNG_PROFILE[format] });
+      const input = { width, height, channels: channels as 1 | 2 | 3 | 4, data: buf as Uint8Array | Uint16Array, ...PNG_PROFILE[format] };
+      if (n >= COOPERATIVE_PNG_PIXELS) {
+        try {
+          await interleaveCooperative(buf, planes, alpha, width, height);
+          return await encodePngCooperative(input);
+        } finally {
+          BUFFER_POOL.release(buf.buffer);
+        }
+      }
+      if (alpha) interleaveWithAlpha(buf, planes, alpha, n);
+      else interleave(buf, planes, n);
+      const encoding = encodePng(input);
       BUFFER_POOL.release(buf.buffer); // read synchronously by encodePng
       return encoding;
     }
@@ -72,5 +85,26 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
     }
     case 'jp2':
       throw Errors.unsupported('JPEG2000 output is not supported by this server');
+  }
+}
+
+/** interleave(WithAlpha) a slice of rows at a time, yielding to the event loop in between. */
+async function interleaveCooperative(
+  out: Uint8Array | Uint16Array,
+  planes: ReadonlyArray<Uint8Array | Uint16Array>,
+  alpha: Uint8Array | Uint16Array | undefined,
+  width: number,
+  height: number,
+): Promise<void> {
+  const c = planes.length + (alpha ? 1 : 0);
+  const rows = Math.max(1, Math.ceil(65536 / width));
+  for (let y0 = 0; y0 < height; y0 += rows) {
+    const a = y0 * width;
+    const b = Math.min(height, y0 + rows) * width;
+    const slice = out.subarray(a * c, b * c);
+    const parts = planes.map((p) => p.subarray(a, b));
+    if (alpha) interleaveWithAlpha(slice, parts, alpha.subarray(a, b), b - a);
+    else interleave(slice, parts, b - a);
+    if (mustYield()) await yieldToLoop();
   }
 }

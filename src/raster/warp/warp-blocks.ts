@@ -11,6 +11,7 @@
 import type { WarpResampling } from '../resampling.ts';
 import { isInterpolationKernel } from '../kernels.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { approxRowAt, type PixelTransform } from './approx-row.ts';
 import { MAX_BLOCK_SIDE, planBlocks, type WarpBlock } from './block-plan.ts';
 import { warpSample, type SourceRegion, type WarpTarget } from './warp-sample.ts';
@@ -75,6 +76,8 @@ export async function warpBlocks(job: BlockWarp, source: BlockWarpSource, target
   try {
     const tw = job.cols.length;
     for (const b of blocks) {
+      // a block is at most 256² samples: yield between blocks, so a big warp never holds the loop
+      if (mustYield()) await yieldToLoop();
       const bw = b.j1 - b.j0;
       const n = bw * (b.i1 - b.i0);
       const bx = sx.subarray(0, n).fill(NaN);

@@ -24,6 +24,7 @@ import type { SourceRegion } from '../../raster/warp/warp-sample.ts';
 import { Errors } from '../../errors.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
+import { fillCooperative } from '../../util/cooperate.ts';
 import { bytesPerSample } from '../../dtype.ts';
 import type { ReadOptions } from '../read-options.ts';
 import { assembleImage } from './assemble-image.ts';
@@ -94,8 +95,9 @@ export async function readWarpedImage(
   const count = tw * th;
   const dtype = ds.dtype;
   const fill = plan.nodata ?? 0;
-  const warped = readBands.map(() => BUFFER_POOL.array(dtype, count).fill(fill));
-  const written = BUFFER_POOL.bytes(count).fill(0);
+  const warped: TypedArray[] = [];
+  for (let b = 0; b < readBands.length; b++) warped.push(await fillCooperative(BUFFER_POOL.array(dtype, count), fill));
+  const written = await fillCooperative(BUFFER_POOL.bytes(count), 0);
   const readMasks = new Map<SourceRegion, Uint8Array>();
   const source: BlockWarpSource = {
     read: async ([c0, r0, c1, r1]) => {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { applyAlgorithm, validateAlgorithmParams } from '../../../src/raster/algorithms/index.ts';
 import { makeImage } from './fixtures.ts';
 
-test('cast keeps the mask arrays (and their sharing) without copying', () => {
+test('cast keeps the mask arrays (and their sharing) without copying', async () => {
   const img = makeImage(
     'float32',
     3,
@@ -16,7 +16,7 @@ test('cast keeps the mask arrays (and their sharing) without copying', () => {
   const shared = img.masks[0];
   img.masks = [shared, shared, shared];
   for (const id of ['cast', 'ceil', 'floor']) {
-    const out = applyAlgorithm(id, validateAlgorithmParams(id, {}), img);
+    const out = await applyAlgorithm(id, validateAlgorithmParams(id, {}), img);
     assert.equal(out.masks[0], shared, id);
     assert.ok(
       out.masks.every((m) => m === shared),

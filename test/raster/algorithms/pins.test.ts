@@ -6,7 +6,8 @@ import { applyAlgorithm, validateAlgorithmParams } from '../../../src/raster/alg
 import type { ImageData } from '../../../src/raster/image-data.ts';
 import { makeImage, seededInts } from './fixtures.ts';
 
-const run = (id: string, img: ImageData, params: Record<string, unknown> = {}): ImageData => applyAlgorithm(id, validateAlgorithmParams(id, params), img);
+const run = (id: string, img: ImageData, params: Record<string, unknown> = {}): Promise<ImageData> =>
+  applyAlgorithm(id, validateAlgorithmParams(id, params), img);
 
 const badRequest = (e: unknown): boolean => isRastileError(e, 'BadRequest');
 
@@ -23,27 +24,27 @@ function dem(size: number, seed: number, maskCorner = false): ImageData {
   );
 }
 
-test('terrainrgb encodes every height 0..4999 so that Mapbox decoding gives it back exactly', () => {
+test('terrainrgb encodes every height 0..4999 so that Mapbox decoding gives it back exactly', async () => {
   const img = makeImage('uint16', 1, 100, 50, (_b, i) => i);
-  const out = run('terrainrgb', img);
+  const out = await run('terrainrgb', img);
   assert.equal(out.dtype, 'uint8');
   assert.deepEqual(out.bandDescriptions, ['terrain_r', 'terrain_g', 'terrain_b']);
   const [r, g, b] = out.bands;
   for (let i = 0; i < 5000; i++) assert.equal(-10000 + (r[i] * 256 * 256 + g[i] * 256 + b[i]) * 0.1, i);
 });
 
-test('terrarium encodes every height 0..4999 so that Terrarium decoding gives it back exactly', () => {
+test('terrarium encodes every height 0..4999 so that Terrarium decoding gives it back exactly', async () => {
   const img = makeImage('uint16', 1, 100, 50, (_b, i) => i);
-  const out = run('terrarium', img);
+  const out = await run('terrarium', img);
   assert.deepEqual(out.bandDescriptions, ['terranium_r', 'terranium_g', 'terranium_b']);
   const [r, g, b] = out.bands;
   for (let i = 0; i < 5000; i++) assert.equal(r[i] * 256 + g[i] + b[i] / 256 - 32768, i);
 });
 
-test('DEM encoders: 256×256 → (3, 256, 256) uint8, masked input stays masked, nodata_height decodes to itself', () => {
+test('DEM encoders: 256×256 → (3, 256, 256) uint8, masked input stays masked, nodata_height decodes to itself', async () => {
   const img = dem(256, 1, true);
   for (const id of ['contours', 'terrarium', 'terrainrgb']) {
-    const out = run(id, img);
+    const out = await run(id, img);
     assert.equal(out.bands.length, 3);
     assert.equal(out.width, 256);
     assert.equal(out.height, 256);
@@ -51,8 +52,8 @@ test('DEM encoders: 256×256 → (3, 256, 256) uint8, masked input stays masked,
     assert.equal(out.masks[0][0], 0, `${id}: (0,0) masked`);
     assert.equal(out.masks[0][256 * 100 + 100], 255);
   }
-  const terrarium = run('terrarium', img, { nodata_height: 10.0 });
-  const rgb = run('terrainrgb', img, { nodata_height: 10.0 });
+  const terrarium = await run('terrarium', img, { nodata_height: 10.0 });
+  const rgb = await run('terrainrgb', img, { nodata_height: 10.0 });
   for (const i of [0, 99, 256 * 99 + 50]) {
     const [r, g, b] = terrarium.bands;
     assert.equal(r[i] * 256 + g[i] + b[i] / 256 - 32768, 10);
@@ -63,31 +64,31 @@ test('DEM encoders: 256×256 → (3, 256, 256) uint8, masked input stays masked,
   }
 });
 
-test('hillshade and slope on 262×262 give 256×256 (default buffer 3) with cropped bounds', () => {
+test('hillshade and slope on 262×262 give 256×256 (default buffer 3) with cropped bounds', async () => {
   const img = dem(262, 2);
   img.bounds = [1000, 2000, 1000 + 262 * 10, 2000 + 262 * 20];
-  const hs = run('hillshade', img);
+  const hs = await run('hillshade', img);
   assert.equal(hs.width, 256);
   assert.equal(hs.height, 256);
   assert.equal(hs.dtype, 'uint8');
   assert.deepEqual(hs.bandNames, ['b1']);
   assert.deepEqual(hs.bandDescriptions, ['hillshade']);
   assert.deepEqual(hs.bounds, [1030, 2060, 3590, 7180]);
-  const sl = run('slope', img);
+  const sl = await run('slope', img);
   assert.equal(sl.width, 256);
   assert.equal(sl.dtype, 'float32');
   assert.deepEqual(sl.bandDescriptions, ['slope']);
   assert.deepEqual(sl.bounds, [1030, 2060, 3590, 7180]);
   for (const v of sl.bands[0]) assert.ok(v >= 0 && v <= 90);
-  const full = run('hillshade', img, { buffer: 0 });
+  const full = await run('hillshade', img, { buffer: 0 });
   assert.equal(full.width, 262);
   assert.deepEqual(full.bounds, img.bounds);
 });
 
-test('hillshade/slope: masked input stays masked; masks follow numpy.gradient', () => {
+test('hillshade/slope: masked input stays masked; masks follow numpy.gradient', async () => {
   const img = dem(262, 3, true);
   for (const id of ['hillshade', 'slope']) {
-    const out = run(id, img);
+    const out = await run(id, img);
     assert.equal(out.width, 256);
     assert.equal(out.masks[0][0], 0, `${id}: (0,0) masked`);
     // input row/col 99 is the last masked one: output pixels reading it are masked, the next are not
@@ -103,16 +104,16 @@ test('hillshade/slope: masked input stays masked; masks follow numpy.gradient', 
     (_b, i) => i * i,
     (_b, i) => i === 12,
   );
-  const m = run('hillshade', one, { buffer: 0 }).masks[0];
+  const m = (await run('hillshade', one, { buffer: 0 })).masks[0];
   assert.deepEqual(
     [...m].map((v) => (v ? 1 : 0)),
     [1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1],
   );
 });
 
-test('normalizedIndex of (1, 2) is 0.3333 in float32; 0/0 and masked inputs are masked', () => {
+test('normalizedIndex of (1, 2) is 0.3333 in float32; 0/0 and masked inputs are masked', async () => {
   const img = makeImage('uint16', 2, 256, 256, (b) => (b === 0 ? 1 : 2));
-  const out = run('normalizedIndex', img);
+  const out = await run('normalizedIndex', img);
   assert.equal(out.dtype, 'float32');
   assert.equal(out.bands.length, 1);
   assert.ok(out.bands[0].every((v) => v === out.bands[0][0]));
@@ -122,7 +123,7 @@ test('normalizedIndex of (1, 2) is 0.3333 in float32; 0/0 and masked inputs are 
   const zeros = (i: number) => i % 256 < 10 && i < 256 * 10;
   const masked = (_b: number, i: number) => i % 256 < 5 && i < 256 * 5;
   const mixed = makeImage('uint16', 2, 256, 256, (b, i) => (zeros(i) ? 0 : b === 0 ? 1 : 2), masked);
-  const o = run('normalizedIndex', mixed);
+  const o = await run('normalizedIndex', mixed);
   assert.equal(o.masks[0][0], 0);
   assert.equal(o.masks[0][6 * 256 + 6], 0, '0/0 is masked');
   assert.equal(o.masks[0][10 * 256 + 10], 255);
@@ -130,15 +131,15 @@ test('normalizedIndex of (1, 2) is 0.3333 in float32; 0/0 and masked inputs are 
   assert.equal(new Set(o.bands[0].filter((_v, i) => o.masks[0][i] !== 0)).size, 1);
 });
 
-test('normalizedIndex names the band from the input descriptions (§8.5)', () => {
+test('normalizedIndex names the band from the input descriptions (§8.5)', async () => {
   const img = makeImage('uint8', 2, 2, 2, (b) => b + 1);
   img.bandDescriptions = ['b1', 'b1'];
-  assert.deepEqual(run('normalizedIndex', img).bandDescriptions, ['(b1 - b1) / (b1 + b1)']);
+  assert.deepEqual((await run('normalizedIndex', img)).bandDescriptions, ['(b1 - b1) / (b1 + b1)']);
   img.bandDescriptions = ['red', 'nir'];
-  const out = run('normalizedIndex', img);
+  const out = await run('normalizedIndex', img);
   assert.deepEqual(out.bandDescriptions, ['(nir - red) / (nir + red)']);
   assert.deepEqual(out.bandNames, ['b1']);
-  assert.throws(
+  await assert.rejects(
     () =>
       run(
         'normalizedIndex',
@@ -148,7 +149,7 @@ test('normalizedIndex names the band from the input descriptions (§8.5)', () =>
   );
 });
 
-test('cast/floor of 1.6 → 1, ceil → 2; masked stays masked; names kept', () => {
+test('cast/floor of 1.6 → 1, ceil → 2; masked stays masked; names kept', async () => {
   const rnd = seededInts(4, 0, 5000);
   const img = makeImage(
     'float32',
@@ -169,7 +170,7 @@ test('cast/floor of 1.6 → 1, ceil → 2; masked stays masked; names kept', () 
     ['floor', 1],
     ['ceil', 2],
   ] as const) {
-    const out = run(id, img);
+    const out = await run(id, img);
     assert.equal(out.dtype, 'uint8');
     assert.equal(out.width, 256);
     assert.equal(out.bands[0][0], want, id);
@@ -178,10 +179,10 @@ test('cast/floor of 1.6 → 1, ceil → 2; masked stays masked; names kept', () 
     assert.deepEqual(out.bandDescriptions, ['nir']);
   }
   const wrap = makeImage('float32', 1, 4, 1, (_b, i) => [300.7, -1.5, Number.NaN, 255.9][i]);
-  assert.deepEqual([...run('cast', wrap).bands[0]], [44, 255, 0, 255]);
+  assert.deepEqual([...(await run('cast', wrap)).bands[0]], [44, 255, 0, 255]);
 });
 
-test('math algorithms keep pixels where any band is valid and mask the rest', () => {
+test('math algorithms keep pixels where any band is valid and mask the rest', async () => {
   const img = makeImage(
     'float32',
     3,
@@ -200,21 +201,23 @@ test('math algorithms keep pixels where any band is valid and mask the rest', ()
     std: [10, 0, 0, 10],
   };
   for (const [id, values] of Object.entries(expected)) {
-    const out = run(id, img);
+    const out = await run(id, img);
     assert.deepEqual(out.bandDescriptions, [id]);
     assert.deepEqual([...out.masks[0]], id === 'std' || id === 'var' ? [255, 0, 0, 255] : [255, 0, 255, 255], id);
     for (const i of [0, 3]) assert.equal(out.bands[0][i], values[i], `${id}[${i}]`);
   }
   assert.equal(
-    run(
-      'sum',
-      makeImage('uint16', 2, 1, 1, () => 65535),
+    (
+      await run(
+        'sum',
+        makeImage('uint16', 2, 1, 1, () => 65535),
+      )
     ).bands[0][0],
     131070,
   );
 });
 
-test('bitonal: 200 → 255, 0 → 0; 1 or 3 bands only', () => {
+test('bitonal: 200 → 255, 0 → 0; 1 or 3 bands only', async () => {
   const img = makeImage(
     'uint8',
     1,
@@ -223,13 +226,13 @@ test('bitonal: 200 → 255, 0 → 0; 1 or 3 bands only', () => {
     (_b, i) => [200, 0, 127][i],
     (_b, i) => i === 2,
   );
-  const out = run('bitonal', img);
+  const out = await run('bitonal', img);
   assert.deepEqual([...out.bands[0]], [255, 0, 0]);
   assert.deepEqual([...out.masks[0]], [255, 255, 0]);
   assert.deepEqual(out.bandDescriptions, ['bitonal']);
   const rgb = makeImage('uint8', 3, 2, 1, (_b, i) => [200, 0][i]);
-  assert.deepEqual([...run('bitonal', rgb).bands[0]], [255, 0]);
-  assert.throws(
+  assert.deepEqual([...(await run('bitonal', rgb)).bands[0]], [255, 0]);
+  await assert.rejects(
     () =>
       run(
         'bitonal',
@@ -237,7 +240,7 @@ test('bitonal: 200 → 255, 0 → 0; 1 or 3 bands only', () => {
       ),
     badRequest,
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       run(
         'bitonal',
@@ -247,7 +250,7 @@ test('bitonal: 200 → 255, 0 → 0; 1 or 3 bands only', () => {
   );
 });
 
-test('grayscale: ITU-R 601-2 luma in the input dtype; fewer than 3 bands is an error', () => {
+test('grayscale: ITU-R 601-2 luma in the input dtype; fewer than 3 bands is an error', async () => {
   const img = makeImage(
     'uint8',
     3,
@@ -259,12 +262,12 @@ test('grayscale: ITU-R 601-2 luma in the input dtype; fewer than 3 bands is an e
         [200, 100, 50],
       ][i][b],
   );
-  const out = run('grayscale', img);
+  const out = await run('grayscale', img);
   assert.equal(out.dtype, 'uint8');
   assert.deepEqual(out.bandDescriptions, ['grayscale']);
   // 200·299/1000 + 100·587/1000 + 50·114/1000 = 124.2 → 124 (numpy 1.x would overflow uint8 products)
   assert.deepEqual([...out.bands[0]], [255, 124]);
-  assert.throws(
+  await assert.rejects(
     () =>
       run(
         'grayscale',
@@ -274,8 +277,8 @@ test('grayscale: ITU-R 601-2 luma in the input dtype; fewer than 3 bands is an e
   );
 });
 
-test('images too small for a gradient or for the buffer are rejected', () => {
-  assert.throws(
+test('images too small for a gradient or for the buffer are rejected', async () => {
+  await assert.rejects(
     () =>
       run(
         'hillshade',
@@ -284,7 +287,7 @@ test('images too small for a gradient or for the buffer are rejected', () => {
       ),
     badRequest,
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       run(
         'slope',
@@ -293,13 +296,15 @@ test('images too small for a gradient or for the buffer are rejected', () => {
     badRequest,
   );
   assert.equal(
-    run(
-      'slope',
-      makeImage('uint8', 1, 7, 7, () => 1),
+    (
+      await run(
+        'slope',
+        makeImage('uint8', 1, 7, 7, () => 1),
+      )
     ).width,
     1,
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       run(
         'contours',
@@ -309,9 +314,9 @@ test('images too small for a gradient or for the buffer are rejected', () => {
   );
 });
 
-test('terrainrgb: a height range over 256³ steps is an error', () => {
+test('terrainrgb: a height range over 256³ steps is an error', async () => {
   const img = makeImage('float32', 1, 2, 1, (_b, i) => i * 2000);
-  assert.throws(
+  await assert.rejects(
     () => run('terrainrgb', img, { interval: 0.0001 }),
     (e: unknown) => badRequest(e) && (e as Error).message === 'Data of 20000000.0 larger than 256 ** 3',
   );
