@@ -12,6 +12,8 @@
  *
  * The data goes to $MATRIX_DATA (default /tmp/rastile-matrix; generated when missing).
  * `server checkout` runs another checkout's compiled server (for a before/after comparison).
+ * MATRIX_ONLY=<regexp> runs the kinds whose name matches; MATRIX_SAVE=<dir> writes each kind's
+ * last response there (<index>.png/.json, for bench/png-matrix.ts); MATRIX_NO_GDAL=1 skips GDAL's side.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -167,7 +169,7 @@ async function main(): Promise<void> {
     [...start.nodeArgs, path.join(checkout, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', data],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { LOG_LEVEL: 'warn', ...start.env, ...process.env },
+      env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', ...start.env, ...process.env },
     },
   );
   const ours: Array<{ cpu: number; bytes: number; status: number }> = [];
@@ -187,13 +189,14 @@ async function main(): Promise<void> {
     }
     list = kinds(zooms).filter((k) => !process.env.MATRIX_ONLY || new RegExp(process.env.MATRIX_ONLY).test(k.name));
     for (const k of list) {
+      let body = new ArrayBuffer(0);
       const req = async (): Promise<{ status: number; bytes: number }> => {
         const r = await fetch(
           `http://127.0.0.1:${PORT}${k.path}`,
           k.method ? { method: k.method, body: JSON.stringify(k.body), headers: { 'content-type': 'application/json' } } : undefined,
         );
-        const b = await r.arrayBuffer();
-        return { status: r.status, bytes: b.byteLength };
+        body = await r.arrayBuffer();
+        return { status: r.status, bytes: body.byteLength };
       };
       const t0 = performance.now();
       await req(); // warm-up
@@ -208,10 +211,18 @@ async function main(): Promise<void> {
         if (cpus[0] > 3000) break; // slow kinds: one run is enough to rank them
       }
       ours.push({ cpu: median(cpus), bytes: last.bytes, status: last.status });
+      if (process.env.MATRIX_SAVE) {
+        mkdirSync(process.env.MATRIX_SAVE, { recursive: true });
+        writeFileSync(path.join(process.env.MATRIX_SAVE, `${list.indexOf(k)}.${k.path.includes('.png') ? 'png' : 'json'}`), Buffer.from(body));
+      }
       process.stderr.write(`${k.name}: ${median(cpus).toFixed(0)} ms (${last.status})\n`);
     }
   } finally {
     server.kill('SIGTERM');
+  }
+  if (process.env.MATRIX_NO_GDAL) {
+    list.forEach((k, i) => console.log(`| ${k.name} | ${ours[i].cpu.toFixed(1)} | ${ours[i].status} | ${ours[i].bytes} |`));
+    return;
   }
   const spec = path.join(data, 'matrix.json');
   writeFileSync(spec, JSON.stringify({ runs, kinds: list.map((k) => ({ name: k.name, ...k.gdal })) }));

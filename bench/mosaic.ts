@@ -39,7 +39,7 @@ function tileList(): Array<{ z: number; x: number; y: number }> {
 async function startServer(cmrUrl: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--allow-private-hosts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', RASTILE_FROM_SOURCE: '1', RASTILE_CMR_URL: cmrUrl },
+    env: { RASTILE_WORKERS: '1', ...process.env, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', RASTILE_FROM_SOURCE: '1', RASTILE_CMR_URL: cmrUrl },
   });
   try {
     await waitForHealthz(`http://127.0.0.1:${PORT}`);

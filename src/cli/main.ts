@@ -1,18 +1,16 @@
 /** `rastile serve` and `rastile info <path-or-url>`. */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../http/app.ts';
-import { createServices } from '../http/services.ts';
 import { isRastileError } from '../errors.ts';
-import { configFromEnv, DEMO_DIR, type CliFlags } from './config-from-env.ts';
+import { configFromEnv, type CliFlags } from './config-from-env.ts';
+import { serve } from './serve.ts';
 
-export const DEMO_FILE = path.join(DEMO_DIR, 'rastile-demo.tif');
+export { DEMO_FILE } from './config-from-env.ts';
 
 const USAGE = `Usage:
-  rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL] [--trust-proxy V]
+  rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL] [--trust-proxy V] [--workers N]
   rastile info <path-or-url>
 
-Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL, RASTILE_TRUST_PROXY (see README).`;
+Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL, RASTILE_TRUST_PROXY, RASTILE_WORKERS, RASTILE_SHUTDOWN_TIMEOUT_MS (see README).`;
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -25,6 +23,7 @@ export async function main(argv: string[]): Promise<number> {
       'allow-private-hosts': { type: 'boolean' },
       'cmr-url': { type: 'string' },
       'trust-proxy': { type: 'string' },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -40,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
     allowPrivateHosts: values['allow-private-hosts'],
     cmrUrl: values['cmr-url'],
     trustProxy: values['trust-proxy'],
+    workers: values.workers,
   };
   const config = configFromEnv(process.env, flags);
   if (command === 'serve') return serve(config);
@@ -50,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     try {
+      const { createServices } = await import('../http/services.ts');
       const reader = await createServices(config).openCog(target);
       console.log(JSON.stringify(reader.info(), null, 2));
       return 0;
@@ -60,30 +61,4 @@ export async function main(argv: string[]): Promise<number> {
   }
   console.error(`Unknown command '${command}'\n\n${USAGE}`);
   return 2;
-}
-
-async function serve(config: ReturnType<typeof configFromEnv>): Promise<number> {
-  const app = buildApp(config, { logger: true });
-  await app.listen({ host: config.host, port: config.port });
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
-  const demo = encodeURIComponent(DEMO_FILE);
-  console.log(
-    [
-      '',
-      `rastile is ready on ${base}  (API docs: ${base}/api.html)`,
-      `Demo dataset url: ${DEMO_FILE}`,
-      `  info:       ${base}/cog/info?url=${demo}`,
-      `  statistics: ${base}/cog/statistics?url=${demo}`,
-      `  map:        ${base}/cog/WebMercatorQuad/map.html?url=${demo}&rescale=0,3000&colormap_name=terrain`,
-      '',
-    ].join('\n'),
-  );
-  const stop = async (): Promise<void> => {
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  return new Promise<number>(() => undefined);
 }

@@ -9,8 +9,12 @@ import { GridReader } from '../readers/grid/grid-reader.ts';
 import type { ReadPlan } from '../readers/grid/read-plan.ts';
 import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
-import { DatasetCache } from '../readers/grid/dataset-cache.ts';
+import { DatasetCache, GRID_READ_KIND } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
+import { ChunkCache } from '../formats/array/chunk-cache.ts';
+import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
+import type { ArraySelection } from '../formats/array/open-array-grid.ts';
+import { openNetcdf3 } from '../formats/netcdf3/open-netcdf3.ts';
 
 export interface Services {
   config: Config;
@@ -18,10 +22,16 @@ export interface Services {
   blockCache: BlockCache;
   /** A GeoTIFF, opened once per location (cached), as a reader over its GridDataset. */
   openCog(url: string, signal?: AbortSignal): Promise<GridReader>;
+  /** HDF5/NetCDF/Zarr files: opened files, their listings (/zarr/variables…). */
+  arrays: ArrayOpener;
+  /** A selection of variables of an array file as a reader over its GridDataset (cached per file version and selection). */
+  openArray(url: string, selection: ArraySelection, signal?: AbortSignal): Promise<GridReader>;
   /** NASA CMR granule search (granule-search routers). */
   cmr: CmrClient;
   /** Earthdata Login bearer tokens for https granule reads, when credentials are configured. */
   earthdata?: EarthdataAuth;
+  /** The current version of an input a response read (src/util/read-set.ts), for the response cache. */
+  currentVersion?(kind: string, location: string, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 export interface ServiceHooks {
@@ -49,6 +59,13 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     tiffGridVersions(tiffContext), // a dataset changed in place is opened again (src/sources/version.ts)
   );
   const limits = { maxReadPixels: config.limits.maxReadPixels };
+  // Arrays: decoded chunks share the TIFF block cache (one budget); a chunk may not exceed what one request may hold.
+  const arrays = new ArrayOpener({
+    sources,
+    chunkCache: new ChunkCache(blockCache, config.limits.maxRequestBytes),
+    formats: { netcdf3: (source, signal) => openNetcdf3(source, signal) },
+  });
+  const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions());
   return {
     config,
     sources,
@@ -56,7 +73,12 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     async openCog(url, signal) {
       return new GridReader(await datasets.open(url, signal), limits, hooks.onReadPlan);
     },
+    arrays,
+    async openArray(url, selection, signal) {
+      return new GridReader(await arrayDatasets.open(arrayDatasetKey(url, selection), signal), limits, hooks.onReadPlan);
+    },
     cmr,
+    currentVersion: async (kind, location, signal) => (kind === GRID_READ_KIND ? datasets.currentVersion(location, signal) : undefined),
     ...(earthdata !== undefined ? { earthdata } : {}),
   };
 }

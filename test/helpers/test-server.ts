@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../../src/cli/config-from-env.ts';
 import type { Config } from '../../src/config.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp, type AppOptions } from '../../src/http/app.ts';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURES = path.join(REPO, 'test', 'fixtures');
@@ -22,12 +22,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(patch: (c: Config) => void = () => undefined): Promise<TestServer> {
+export async function startTestServer(patch: (c: Config) => void = () => undefined, appOptions: AppOptions = {}): Promise<TestServer> {
   const config = configFromEnv({}, { localRoots: [FIXTURES, path.join(REPO, 'demo'), SHARED].join(':'), allowPrivateHosts: true });
   config.port = 0;
   config.cacheControl = 'private, max-age=3600';
   patch(config);
-  const app = buildApp(config);
+  const app = buildApp(config, appOptions);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -16,13 +16,15 @@ import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 /**
- * PNG settings, measured by bench/png.ts on the benchmark tiles (256², CPU per encode, mean size):
- * our writer with the Up filter at zlib level 1 takes ~2.8 ms for 41 KB, where sharp with libpng's
- * adaptive filters at level 6 (GDAL's and TiTiler's setting) takes ~8 ms for 34.5 KB. Tiles are
- * encoded per request, so we take the 3× cheaper setting for 20 % more bytes. `pngraw` is the
- * raw variant: unfiltered, zlib level 1 (TiTiler's zlevel 1).
+ * PNG settings, measured by bench/png-matrix.ts on the request matrix's images against GDAL's PNG
+ * driver on the same pixels. 'auto' (png-encoder.ts): images mostly of empty or repeated rows
+ * (sparse tiles and bboxes) get libpng's own settings — GDAL's bytes or fewer (343 vs 1,820 B
+ * for a sparse z1 tile, 16.5 vs 80 kB for a world bbox) at less CPU than level 1; dense images keep
+ * the Up filter at zlib level 1 (~3 ms per 256² tile where libpng's settings take ~12 ms, for
+ * 5–20 % more bytes, up to 2× on colormapped ones). `pngraw` is the raw variant: unfiltered,
+ * zlib level 1 (TiTiler's zlevel 1).
  */
-export const PNG_PROFILE = { png: { level: 1, filter: 'up' }, pngraw: { level: 1, filter: 'none' } } as const;
+export const PNG_PROFILE = { png: { level: 1, filter: 'auto' }, pngraw: { level: 1, filter: 'none' } } as const;
 
 function cannotEncode(canvas: Canvas, format: ImageFormat): RastileError {
   return Errors.invalidFormat(

@@ -44,8 +44,13 @@ export interface PngInput {
   data: Uint8Array | Uint16Array;
   /** zlib level 0..9. */
   level: number;
-  /** 'adaptive': per-row min-sum choice of Sub/Up/Paeth; 'up': Up on every row (cheap, good on smooth tiles); 'none'. */
-  filter: 'adaptive' | 'up' | 'none';
+  /**
+   * 'adaptive': libpng's per-row min-sum choice of None/Sub/Up/Average/Paeth; 'up': Up on every
+   * row; 'none'; 'auto': see autoSettings (`level` and `strategy` then apply to dense images only).
+   */
+  filter: 'adaptive' | 'up' | 'none' | 'auto';
+  /** zlib strategy (node:zlib constants); Z_DEFAULT_STRATEGY when absent. */
+  strategy?: number;
 }
 
 /** Size of the filtered scanlines of `input`. */
@@ -76,75 +81,162 @@ export function filterScanlines(input: PngInput, out: Uint8Array = new Uint8Arra
     return out;
   }
 
-  const sub = new Uint8Array(rowBytes);
-  const up = new Uint8Array(rowBytes);
-  const paeth = new Uint8Array(rowBytes);
+  if (filter === 'none') {
+    for (let y = 0; y < height; y++) {
+      out[y * (rowBytes + 1)] = 0;
+      out.set(raw.subarray(y * rowBytes, (y + 1) * rowBytes), y * (rowBytes + 1) + 1);
+    }
+    return out;
+  }
+  if (filter === 'up') {
+    for (let y = 0; y < height; y++) {
+      const r0 = y * rowBytes;
+      const o = y * (rowBytes + 1);
+      if (y === 0) {
+        out[o] = 1; // first row: Sub (nothing above)
+        for (let i = 0; i < bpp; i++) out[o + 1 + i] = raw[r0 + i];
+        for (let i = bpp; i < rowBytes; i++) out[o + 1 + i] = raw[r0 + i] - raw[r0 + i - bpp];
+        continue;
+      }
+      out[o] = 2;
+      for (let i = 0; i < rowBytes; i++) out[o + 1 + i] = raw[r0 + i] - raw[r0 - rowBytes + i];
+    }
+    return out;
+  }
+  if (filter === 'auto') return filterScanlines(autoSettings(input), out);
+  minSumScanlines(raw, out, rowBytes, height, bpp);
+  return out;
+}
+
+/** Filtered rows of one candidate, reused between calls (grown on demand). */
+let candidates = new Uint8Array(0);
+
+/**
+ * libpng's default filter choice (png_write_find_filter with PNG_ALL_FILTERS, what GDAL's PNG
+ * driver gets): per row, the filter whose residuals, read as signed bytes, have the smallest sum
+ * of absolute values, ties to the first of None, Sub, Up, Average, Paeth. Rows that cost nothing
+ * are decided without filtering: an all-zero row is None (an empty tile deflates to one run of
+ * zeros, filter bytes included), a row equal to the one above is Up.
+ */
+function minSumScanlines(raw: Uint8Array, out: Uint8Array, rowBytes: number, height: number, bpp: number): void {
+  if (candidates.length < 4 * rowBytes) candidates = new Uint8Array(4 * rowBytes);
+  const sub = candidates.subarray(0, rowBytes);
+  const up = candidates.subarray(rowBytes, 2 * rowBytes);
+  const avg = candidates.subarray(2 * rowBytes, 3 * rowBytes);
+  const paeth = candidates.subarray(3 * rowBytes, 4 * rowBytes);
+  const words = raw.byteOffset % 4 === 0 && rowBytes % 4 === 0 ? new Uint32Array(raw.buffer, raw.byteOffset, (rowBytes >> 2) * height) : null;
+  const quarter = rowBytes >> 2;
   for (let y = 0; y < height; y++) {
     const r0 = y * rowBytes;
     const o = y * (rowBytes + 1);
-    if (filter === 'none') {
-      out[o] = 0;
-      out.set(raw.subarray(r0, r0 + rowBytes), o + 1);
+    // the cheap cases first: an all-zero row (None), a row equal to the one above (Up)
+    let zero = true;
+    let same = y > 0;
+    if (words) {
+      const w0 = y * quarter;
+      for (let k = 0; k < quarter && (zero || same); k++) {
+        const w = words[w0 + k];
+        if (w !== 0) zero = false;
+        if (same && w !== words[w0 - quarter + k]) same = false;
+      }
+    } else {
+      for (let i = 0; i < rowBytes && (zero || same); i++) {
+        const x = raw[r0 + i];
+        if (x !== 0) zero = false;
+        if (same && x !== raw[r0 - rowBytes + i]) same = false;
+      }
+    }
+    if (zero) {
+      out.fill(0, o, o + rowBytes + 1);
       continue;
     }
-    if (y === 0) {
-      // first row: Sub (nothing above)
-      out[o] = 1;
-      for (let i = 0; i < bpp; i++) out[o + 1 + i] = raw[r0 + i];
-      for (let i = bpp; i < rowBytes; i++) out[o + 1 + i] = raw[r0 + i] - raw[r0 + i - bpp];
-      continue;
-    }
-    const p0 = r0 - rowBytes;
-    if (filter === 'up') {
+    if (same) {
       out[o] = 2;
-      for (let i = 0; i < rowBytes; i++) out[o + 1 + i] = raw[r0 + i] - raw[p0 + i];
+      out.fill(0, o + 1, o + rowBytes + 1);
       continue;
     }
+    let sNone = 0;
     let sSub = 0;
     let sUp = 0;
+    let sAvg = 0;
     let sPaeth = 0;
-    for (let i = 0; i < bpp; i++) {
-      const x = raw[r0 + i];
-      const b = raw[p0 + i];
-      const vu = (x - b) & 0xff;
-      sub[i] = x;
-      up[i] = vu;
-      paeth[i] = vu; // a = c = 0: Paeth predicts b
-      sSub += ABS[x];
-      sUp += ABS[vu];
-      sPaeth += ABS[vu];
-    }
-    for (let i = bpp; i < rowBytes; i++) {
-      const x = raw[r0 + i];
-      const a = raw[r0 + i - bpp];
-      const b = raw[p0 + i];
-      const c = raw[p0 + i - bpp];
-      const vs = (x - a) & 0xff;
-      const vu = (x - b) & 0xff;
-      const pa = b > c ? b - c : c - b; // |p - a| with p = a + b - c
-      const pb = a > c ? a - c : c - a; // |p - b|
-      const pcs = a + b - c - c;
-      const pc = pcs < 0 ? -pcs : pcs; // |p - c|
-      const vp = (x - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 0xff;
-      sub[i] = vs;
-      up[i] = vu;
-      paeth[i] = vp;
-      sSub += ABS[vs];
-      sUp += ABS[vu];
-      sPaeth += ABS[vp];
-    }
-    if (sUp <= sSub && sUp <= sPaeth) {
-      out[o] = 2;
-      out.set(up, o + 1);
-    } else if (sSub <= sPaeth) {
-      out[o] = 1;
-      out.set(sub, o + 1);
+    if (y === 0) {
+      // nothing above: Up is None, Average is half the left, Paeth is Sub
+      for (let i = 0; i < rowBytes; i++) {
+        const x = raw[r0 + i];
+        const a = i >= bpp ? raw[r0 + i - bpp] : 0;
+        const vs = (x - a) & 0xff;
+        const va = (x - (a >> 1)) & 0xff;
+        sub[i] = vs;
+        avg[i] = va;
+        sNone += ABS[x];
+        sSub += ABS[vs];
+        sAvg += ABS[va];
+      }
+      sUp = sNone;
+      sPaeth = sSub;
+      paeth.set(sub);
+      up.set(raw.subarray(r0, r0 + rowBytes));
     } else {
-      out[o] = 4;
-      out.set(paeth, o + 1);
+      const p0 = r0 - rowBytes;
+      for (let i = 0; i < bpp; i++) {
+        const x = raw[r0 + i];
+        const b = raw[p0 + i];
+        const vu = (x - b) & 0xff;
+        const va = (x - (b >> 1)) & 0xff;
+        sub[i] = x;
+        up[i] = vu;
+        avg[i] = va;
+        paeth[i] = vu; // a = c = 0: Paeth predicts b
+        sNone += ABS[x];
+        sSub += ABS[x];
+        sUp += ABS[vu];
+        sAvg += ABS[va];
+        sPaeth += ABS[vu];
+      }
+      for (let i = bpp; i < rowBytes; i++) {
+        const x = raw[r0 + i];
+        const a = raw[r0 + i - bpp];
+        const b = raw[p0 + i];
+        const c = raw[p0 + i - bpp];
+        const vs = (x - a) & 0xff;
+        const vu = (x - b) & 0xff;
+        const va = (x - ((a + b) >> 1)) & 0xff;
+        const pa = b > c ? b - c : c - b; // |p - a| with p = a + b - c
+        const pb = a > c ? a - c : c - a; // |p - b|
+        const pcs = a + b - c - c;
+        const pc = pcs < 0 ? -pcs : pcs; // |p - c|
+        const vp = (x - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 0xff;
+        sub[i] = vs;
+        up[i] = vu;
+        avg[i] = va;
+        paeth[i] = vp;
+        sNone += ABS[x];
+        sSub += ABS[vs];
+        sUp += ABS[vu];
+        sAvg += ABS[va];
+        sPaeth += ABS[vp];
+      }
     }
+    let best = 0;
+    let min = sNone;
+    if (sSub < min) {
+      best = 1;
+      min = sSub;
+    }
+    if (sUp < min) {
+      best = 2;
+      min = sUp;
+    }
+    if (sAvg < min) {
+      best = 3;
+      min = sAvg;
+    }
+    if (sPaeth < min) best = 4;
+    out[o] = best;
+    if (best === 0) out.set(raw.subarray(r0, r0 + rowBytes), o + 1);
+    else out.set(best === 1 ? sub : best === 2 ? up : best === 3 ? avg : paeth, o + 1);
   }
-  return out;
 }
 
 const HIGH = 0x80808080;
@@ -207,20 +299,59 @@ function assemble(input: PngInput, idat: Uint8Array): Buffer {
   return out;
 }
 
+/** Rows all zero or equal to the row above: the fraction of `data`'s rows that deflate to nearly nothing. */
+export function freeRowFraction(data: Uint8Array | Uint16Array, rowLength: number, height: number): number {
+  const aligned = (data.byteOffset & 3) === 0 && (rowLength * data.BYTES_PER_ELEMENT) % 4 === 0;
+  const v = aligned ? new Uint32Array(data.buffer, data.byteOffset, (rowLength * data.BYTES_PER_ELEMENT * height) >> 2) : data;
+  const n = aligned ? (rowLength * data.BYTES_PER_ELEMENT) >> 2 : rowLength;
+  let free = 0;
+  for (let y = 0; y < height; y++) {
+    const r = y * n;
+    let zero = true;
+    let same = y > 0;
+    for (let k = 0; k < n && (zero || same); k++) {
+      const w = v[r + k];
+      if (w !== 0) zero = false;
+      if (same && w !== v[r - n + k]) same = false;
+    }
+    if (zero || same) free++;
+  }
+  return height ? free / height : 1;
+}
+
+/** Images at least this much free rows get libpng's settings under 'auto'. */
+const AUTO_FREE_ROWS = 0.75;
+
+/**
+ * 'auto': libpng's own settings (what GDAL's PNG driver writes: min-sum filters, zlib 6,
+ * Z_FILTERED) when at least three quarters of the rows are free (empty or repeated: mostly empty
+ * tiles, sparse bboxes), where deflate's lazy matching costs less than level 1 and reaches
+ * deflate's limit on the empty runs; otherwise Up at the input's level (level 6 costs ~4× the
+ * CPU of level 1 on dense tiles, bench/png-matrix.ts). Other filters are returned unchanged.
+ */
+export function autoSettings(input: PngInput): PngInput {
+  if (input.filter !== 'auto') return input;
+  if (freeRowFraction(input.data, input.width * input.channels, input.height) >= AUTO_FREE_ROWS)
+    return { ...input, filter: 'adaptive', level: 6, strategy: constants.Z_FILTERED };
+  return { ...input, filter: 'up' };
+}
+
 /** The synchronous variant, for benchmarks and tests. */
-export function encodePngSync(input: PngInput): Buffer {
-  return assemble(input, deflateSync(filterScanlines(input), { level: input.level, memLevel: 9 }));
+export function encodePngSync(pngInput: PngInput): Buffer {
+  const input = autoSettings(pngInput);
+  return assemble(input, deflateSync(filterScanlines(input), { level: input.level, memLevel: 9, strategy: input.strategy ?? constants.Z_DEFAULT_STRATEGY }));
 }
 
 /**
  * Same as encodePngSync, deflating on a reused zlib handle (src/util/zlib-handle.ts) into pooled
  * scratch: a tile allocates only its PNG. `input.data` is not kept.
  */
-export function encodePng(input: PngInput): Buffer {
+export function encodePng(pngInput: PngInput): Buffer {
+  const input = autoSettings(pngInput);
   const scan = filterScanlines(input, BUFFER_POOL.bytes(scanlinesLength(input)));
   const scratch = BUFFER_POOL.bytes(deflateBound(scan.length));
   try {
-    const idat = deflateInto(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY }, scratch);
+    const idat = deflateInto(scan, { level: input.level, memLevel: 9, strategy: input.strategy ?? constants.Z_DEFAULT_STRATEGY }, scratch);
     return assemble(input, idat);
   } finally {
     BUFFER_POOL.release(scan.buffer, scratch.buffer);
@@ -238,7 +369,8 @@ export const COOPERATIVE_PNG_PIXELS = 1 << 20;
  * starting one row early so its first row is filtered against the row above exactly as in one
  * pass (that overlap row's own output is kept), and the deflate runs on the libuv thread pool.
  */
-export async function encodePngCooperative(input: PngInput): Promise<Buffer> {
+export async function encodePngCooperative(pngInput: PngInput): Promise<Buffer> {
+  const input = autoSettings(pngInput); // decided once for the whole image, not per slice
   const { width, height, channels, data } = input;
   const bps = data instanceof Uint16Array ? 2 : 1;
   const rowBytes = width * channels * bps;
@@ -257,7 +389,7 @@ export async function encodePngCooperative(input: PngInput): Promise<Buffer> {
       if (from < y0) scan.set(saved, at);
       if (mustYield()) await yieldToLoop();
     }
-    const idat = await deflateAsync(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY });
+    const idat = await deflateAsync(scan, { level: input.level, memLevel: 9, strategy: input.strategy ?? constants.Z_DEFAULT_STRATEGY });
     return assemble(input, idat);
   } finally {
     BUFFER_POOL.release(scan.buffer);

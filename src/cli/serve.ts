@@ -1,0 +1,91 @@
+/**
+ * `rastile serve`: one process serving (`--workers 1`), or a cluster — a supervisor
+ * (src/cli/supervisor.ts) and N workers that each run `serveProcess` with their share of the
+ * memory budgets (src/cli/worker-share.ts).
+ *
+ * Graceful shutdown on SIGTERM/SIGINT: the app starts draining (`/readyz` 503, `/healthz` says
+ * "draining", responses carry `Connection: close`), stops accepting connections, lets the
+ * requests in flight finish, and the process exits 0. Requests still running after
+ * `RASTILE_SHUTDOWN_TIMEOUT_MS` are cut (their connections closed) and the exit code is 1.
+ */
+import cluster from 'node:cluster';
+import type { Config } from '../config.ts';
+import { Lifecycle } from '../http/lifecycle.ts';
+import { joinClusterMetrics } from '../util/cluster-metrics.ts';
+import { DEMO_FILE } from './config-from-env.ts';
+import { runSupervisor } from './supervisor.ts';
+import { workerShare } from './worker-share.ts';
+
+/** Environment variable through which the supervisor tells its workers the cluster's size. */
+export const CLUSTER_SIZE_ENV = 'RASTILE_CLUSTER_SIZE';
+
+/** Serves until a signal stopped the server, then exits the process with the code. */
+export async function serve(config: Config): Promise<never> {
+  let code: number;
+  if (cluster.isWorker) {
+    const size = Number(process.env[CLUSTER_SIZE_ENV] ?? config.workers);
+    joinClusterMetrics();
+    code = await serveProcess(workerShare(config, size), { announce: false });
+  } else if (config.workers <= 1) {
+    code = await serveProcess(config, { announce: true });
+  } else {
+    code = await runSupervisor(config, { sizeEnv: CLUSTER_SIZE_ENV, onReady: () => announce(config) });
+  }
+  // Explicitly: pooled upstream connections or file handles must not keep a drained process alive.
+  process.exit(code);
+}
+
+/** Serves in this process until a signal drained it; resolves with the exit code. */
+export async function serveProcess(config: Config, options: { announce: boolean }): Promise<number> {
+  // Loaded here, not at the top: a cluster's supervisor never loads the app (Fastify, sharp…).
+  const { buildApp } = await import('../http/app.ts');
+  const lifecycle = new Lifecycle();
+  const app = buildApp(config, { logger: true, lifecycle });
+  await app.listen({ host: config.host, port: config.port });
+  if (options.announce) announce(config);
+  return new Promise<number>((resolve) => {
+    const drain = (signal: NodeJS.Signals): void => {
+      if (lifecycle.draining) return;
+      lifecycle.startDraining();
+      app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'draining: no new connections, finishing requests in flight');
+      let cut = false;
+      const timer = setTimeout(() => {
+        cut = true;
+        app.log.warn('shutdown deadline reached (RASTILE_SHUTDOWN_TIMEOUT_MS): closing the connections still open');
+        app.server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      app.close().then(
+        () => {
+          clearTimeout(timer);
+          app.log.info(cut ? 'stopped after cutting requests' : 'drained, exiting');
+          resolve(cut ? 1 : 0);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          app.log.error({ err }, 'shutdown failed');
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => drain('SIGTERM'));
+    process.once('SIGINT', () => drain('SIGINT'));
+  });
+}
+
+function announce(config: Config): void {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const demo = encodeURIComponent(DEMO_FILE);
+  const workers = config.workers > 1 ? ` with ${config.workers} workers` : '';
+  console.log(
+    [
+      '',
+      `rastile is ready on ${base}${workers}  (API docs: ${base}/api.html)`,
+      `Demo dataset url: ${DEMO_FILE}`,
+      `  info:       ${base}/cog/info?url=${demo}`,
+      `  statistics: ${base}/cog/statistics?url=${demo}`,
+      `  map:        ${base}/cog/WebMercatorQuad/map.html?url=${demo}&rescale=0,3000&colormap_name=terrain`,
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The cluster's primary process: forks `config.workers` workers (node:cluster; they share the
+ * listening socket, the primary hands out connections round-robin), restarts a worker that dies
+ * (exponential backoff while deaths follow quick restarts, counted in
+ * `rastile_worker_restarts_total`), answers /metrics scrapes with the whole tree's metrics
+ * (src/util/cluster-metrics.ts), and on SIGTERM/SIGINT forwards SIGTERM to every worker and
+ * waits for them to drain (src/cli/serve.ts) before it exits: 0 when every worker exited 0.
+ *
+ * It never loads the app: its memory is node's plus prom-client's.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { Config } from '../config.ts';
+import { serveClusterMetrics } from '../util/cluster-metrics.ts';
+
+export interface SupervisorOptions {
+  /** Environment variable that tells a worker the cluster's size. */
+  sizeEnv: string;
+  /** Called once, when every first-generation worker listens. */
+  onReady: () => void;
+  /** First restart delay, ms (doubled per quick death, at most `maxBackoffMs`). */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** A worker that lived this long before dying resets the backoff. */
+const STABLE_MS = 10_000;
+/** Workers that die before any worker ever listened: the configuration is broken (port taken…). */
+const MAX_STARTUP_FAILURES = 3;
+
+export function runSupervisor(config: Config, options: SupervisorOptions): Promise<number> {
+  const n = config.workers;
+  const baseBackoff = options.baseBackoffMs ?? 100;
+  const maxBackoff = options.maxBackoffMs ?? 10_000;
+  const registry = new Registry();
+  const restarts = new Counter({ name: 'rastile_worker_restarts_total', help: 'Workers restarted after they died', registers: [registry] });
+  const alive = new Gauge({ name: 'rastile_workers', help: 'Worker processes alive', registers: [registry] });
+  new Gauge({
+    name: 'rastile_supervisor_resident_bytes',
+    help: 'Resident set size of the cluster primary (the workers report theirs in rastile_process_resident_bytes, summed)',
+    registers: [registry],
+    collect(this: Gauge) {
+      this.set(process.memoryUsage().rss);
+    },
+  });
+  serveClusterMetrics(registry);
+
+  const started = new Map<Worker, number>();
+  let quickDeaths = 0;
+  let everListening = false;
+  let startupFailures = 0;
+  let stopping = false;
+  let failedExit = false;
+  const pending = new Set<NodeJS.Timeout>();
+
+  const fork = (): void => {
+    const worker = cluster.fork({ [options.sizeEnv]: String(n) });
+    started.set(worker, Date.now());
+    alive.set(Object.keys(cluster.workers ?? {}).length);
+  };
+
+  return new Promise<number>((resolve) => {
+    const finishIfDone = (): void => {
+      if (stopping && Object.keys(cluster.workers ?? {}).length === 0 && pending.size === 0) resolve(failedExit ? 1 : 0);
+    };
+    let listening = 0;
+    cluster.on('listening', () => {
+      everListening = true;
+      if (++listening === n) options.onReady();
+    });
+    cluster.on('exit', (worker, code, signal) => {
+      const lived = Date.now() - (started.get(worker) ?? Date.now());
+      started.delete(worker);
+      alive.set(Object.keys(cluster.workers ?? {}).length);
+      if (stopping) {
+        if (code !== 0) failedExit = true;
+        finishIfDone();
+        return;
+      }
+      if (!everListening && ++startupFailures >= MAX_STARTUP_FAILURES) {
+        console.error(`rastile: ${startupFailures} workers died before serving (exit code ${code}); giving up`);
+        failedExit = true;
+        stop();
+        return;
+      }
+      quickDeaths = lived >= STABLE_MS ? 0 : quickDeaths + 1;
+      const delay = Math.min(maxBackoff, quickDeaths === 0 ? 0 : baseBackoff * 2 ** (quickDeaths - 1));
+      console.error(`rastile: worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}) after ${lived} ms; restarting in ${delay} ms`);
+      restarts.inc();
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        if (!stopping) fork();
+      }, delay);
+      pending.add(timer);
+    });
+
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      for (const t of pending) clearTimeout(t);
+      pending.clear();
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      // The workers cut their own requests at the deadline; this is for a worker that hangs.
+      setTimeout(() => {
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      }, config.shutdownTimeoutMs + 5_000).unref();
+      finishIfDone();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    for (let i = 0; i < n; i++) fork();
+  });
+}

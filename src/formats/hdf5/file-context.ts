@@ -1,0 +1,134 @@
+/**
+ * One opened HDF5 file: its Source, the sizes the superblock declares, and a page cache of
+ * metadata bytes. Metadata is read in pages (8 KiB, aligned; the first read takes 64 KiB), each
+ * missing run of pages in one fetch, so a walk over object headers and index nodes costs a few
+ * requests, not one per structure. Every address is checked against the file size before a byte
+ * is fetched or allocated. Chunk data does not go through this cache (see variable.ts).
+ */
+import { Errors } from '../../errors.ts';
+import { raceAbort } from '../../sources/abort.ts';
+import type { Source } from '../../sources/source.ts';
+import { Cursor } from './bytes.ts';
+
+export const PAGE = 8 * 1024;
+export const HEAD_BYTES = 64 * 1024;
+/** Metadata kept per opened file (LRU beyond this). */
+const MAX_CACHED_BYTES = 32 * 1024 * 1024;
+/** No single metadata structure (object header, B-tree node, heap block) is bigger than this. */
+export const MAX_META_BYTES = 64 * 1024 * 1024;
+
+export class FileContext {
+  sizeOfOffsets = 8;
+  sizeOfLengths = 8;
+  baseAddress = 0;
+  /** Caches per structure type, keyed by address (index nodes, heaps, object headers). */
+  readonly memo = new Map<string, Promise<unknown>>();
+  private readonly pages = new Map<number, Promise<Uint8Array>>();
+
+  constructor(
+    readonly source: Source,
+    /** The file's size in bytes (from the Source, else the superblock's end-of-file address). */
+    public fileSize: number,
+  ) {}
+
+  get location(): string {
+    return this.source.url;
+  }
+
+  /** Seed the cache with bytes already read at absolute file offset 0. */
+  seed(head: Uint8Array): void {
+    for (let p = 0; (p + 1) * PAGE <= head.length; p++) this.pages.set(p, Promise.resolve(head.subarray(p * PAGE, (p + 1) * PAGE)));
+  }
+
+  /** Check that [address, address + length) lies inside the file (address relative to the base). */
+  check(address: number, length: number, what: string): number {
+    const abs = address + this.baseAddress;
+    if (!(address >= 0) || !(length >= 0) || !Number.isSafeInteger(abs) || abs + length > this.fileSize) {
+      throw Errors.invalidFormat(`HDF5 ${what}: ${length} bytes at address ${address} lie outside the file (${this.fileSize} bytes; truncated or corrupt)`, {
+        context: { url: this.location },
+      });
+    }
+    if (length > MAX_META_BYTES) throw Errors.invalidFormat(`HDF5 ${what}: implausible size of ${length} bytes`, { context: { url: this.location } });
+    return abs;
+  }
+
+  /** Metadata bytes at `address` (relative to the base address), through the page cache. */
+  async read(address: number, length: number, what: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const abs = this.check(address, length, what);
+    if (length === 0) return new Uint8Array(0);
+    const first = Math.floor(abs / PAGE);
+    const last = Math.floor((abs + length - 1) / PAGE);
+    const parts: Promise<Uint8Array>[] = [];
+    let runStart = -1;
+    const flush = (end: number): void => {
+      if (runStart >= 0) parts.push(...this.fetchRun(runStart, end));
+      runStart = -1;
+    };
+    for (let p = first; p <= last; p++) {
+      const page = this.pages.get(p);
+      if (page === undefined) {
+        if (runStart < 0) runStart = p;
+        continue;
+      }
+      flush(p);
+      this.pages.delete(p); // LRU: re-insert at the end
+      this.pages.set(p, page);
+      parts.push(page);
+    }
+    flush(last + 1);
+    this.evict();
+    const got = await raceAbort(Promise.all(parts), signal, this.location);
+    const out = new Uint8Array(length);
+    let at = 0;
+    for (let i = 0; i < got.length; i++) {
+      const pageStart = (first + i) * PAGE;
+      const from = Math.max(abs, pageStart) - pageStart;
+      const to = Math.min(abs + length - pageStart, got[i].length);
+      if (to > from) out.set(got[i].subarray(from, to), at);
+      at += Math.max(0, to - from);
+    }
+    if (at < length)
+      throw Errors.invalidFormat(`HDF5 ${what}: the file ends before its ${length} bytes at ${address} (truncated)`, { context: { url: this.location } });
+    return out;
+  }
+
+  /** A cursor over metadata bytes. */
+  async cursor(address: number, length: number, what: string, signal?: AbortSignal): Promise<Cursor> {
+    return new Cursor(await this.read(address, length, what, signal), what);
+  }
+
+  /** Memoise an async structure read per file (index nodes, heaps), forgetting failures. */
+  once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let p = this.memo.get(key) as Promise<T> | undefined;
+    if (p === undefined) {
+      p = make();
+      this.memo.set(key, p);
+      p.catch(() => this.memo.delete(key));
+    }
+    return p;
+  }
+
+  private fetchRun(start: number, end: number): Promise<Uint8Array>[] {
+    const offset = start * PAGE;
+    const length = Math.min((end - start) * PAGE, this.fileSize - offset);
+    // Shared by every page of the run, so not tied to one caller's signal (callers race theirs).
+    const whole = this.source.fetch(offset, length);
+    const out: Promise<Uint8Array>[] = [];
+    for (let p = start; p < end; p++) {
+      const page = whole.then((b) => b.subarray((p - start) * PAGE, (p - start + 1) * PAGE));
+      page.catch(() => this.pages.delete(p));
+      this.pages.set(p, page);
+      out.push(page);
+    }
+    return out;
+  }
+
+  private evict(): void {
+    let over = this.pages.size * PAGE - MAX_CACHED_BYTES;
+    for (const key of this.pages.keys()) {
+      if (over <= 0) break;
+      this.pages.delete(key);
+      over -= PAGE;
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Fastify's pino logger settings: JSON lines (the default, for log collectors) or, with
+ * `LOG_FORMAT=pretty`, pino-pretty's coloured one-line-per-event output for humans (formatted on
+ * the main thread: no transport worker thread per process).
+ */
+import type { FastifyServerOptions } from 'fastify';
+import pinoPretty from 'pino-pretty';
+
+export function loggerOptions(env: NodeJS.ProcessEnv = process.env): NonNullable<FastifyServerOptions['logger']> {
+  const level = env['LOG_LEVEL'] ?? 'info';
+  const format = (env['LOG_FORMAT'] ?? 'json').trim().toLowerCase();
+  if (format === 'pretty') {
+    return { level, stream: pinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname' }) };
+  }
+  if (format !== 'json') throw new Error(`LOG_FORMAT must be 'json' or 'pretty', got '${env['LOG_FORMAT']}'`);
+  return { level };
+}
