@@ -13,6 +13,7 @@ import { registerGranuleLegacyRedirects } from './factories/granule-legacy-redir
 import { registerGranuleListingRoutes } from './factories/granule-listing-routes.ts';
 import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
 import { registerZarrRouter } from './factories/zarr-router.ts';
+import { registerGranuleArrayRouter } from './factories/granule-array-router.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
@@ -64,6 +65,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerStacRouter(app, registry, services, '/stac');
   registerGranuleRasterRouter(app, registry, services, '/raster');
   registerZarrRouter(app, registry, services, '/zarr');
+  registerGranuleArrayRouter(app, registry, services, '/array');
   registerGranuleListingRoutes(app, registry, services);
   // Last: 0.x granule-search URLs (only paths no router above matches).
   registerGranuleLegacyRedirects(app, registry);
