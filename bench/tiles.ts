@@ -11,60 +11,18 @@
  *   node --import tsx bench/tiles.ts [passes=3] [connections=8]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { peakRssMb, procCpuMs, runLoad, sampleTiles, startScriptSettings, waitForHealthz } from './load.ts';
+import { peakRssMb, procCpuMs, runLoad, startScriptSettings, waitForHealthz } from './load.ts';
+import { datasets, tileList, tileUrl } from './tile-urls.ts';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { getColormap } from '../src/raster/colormap/index.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getTileMatrixSet } from '../src/geo/tms.ts';
-import { crsFromEpsg, WGS84 } from '../src/geo/crs.ts';
-import { transformBounds } from '../src/geo/transform.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.join(here, 'out');
 const passes = Number(process.argv[2] ?? 3);
 const connections = Number(process.argv[3] ?? 8);
 const PORT = 8765;
-
-interface Dataset {
-  name: string;
-  path: string;
-  epsg: number;
-  bounds: [number, number, number, number];
-  query: string;
-  rescale?: [number, number];
-  colormap?: string;
-}
-
-const datasets: Dataset[] = [
-  {
-    name: 'dem',
-    path: path.join(out, 'dem_uint16_utm.tif'),
-    epsg: 32632,
-    bounds: [380000, 5130000, 500000, 5250000],
-    query: 'rescale=0,4000&colormap_name=terrain',
-    rescale: [0, 4000],
-    colormap: 'terrain',
-  },
-  { name: 'rgb', path: path.join(out, 'rgb_uint8_3857.tif'), epsg: 3857, bounds: [1000000, 5980000, 1120000, 6100000], query: '' },
-  {
-    name: 'f32',
-    path: path.join(out, 'float32_nan_4326.tif'),
-    epsg: 4326,
-    bounds: [5, 47, 8, 50],
-    query: 'rescale=-10,30&colormap_name=viridis',
-    rescale: [-10, 30],
-    colormap: 'viridis',
-  },
-];
-
-/** Deterministic sample of tiles intersecting each dataset, z8–12 (at most 24 per zoom). */
-function tileList(): Array<{ dataset: string; x: number; y: number; z: number }> {
-  const tms = getTileMatrixSet('WebMercatorQuad');
-  return datasets.flatMap((ds) =>
-    sampleTiles(tms, transformBounds(crsFromEpsg(ds.epsg), WGS84, ds.bounds, 21), 8, 12, 24).map(({ z, x, y }) => ({ dataset: ds.name, x, y, z })),
-  );
-}
 
 async function main(): Promise<void> {
   const tiles = tileList();
@@ -80,10 +38,7 @@ async function main(): Promise<void> {
     );
   }
   writeFileSync(spec, JSON.stringify({ datasets, tiles }));
-  const urls = tiles.map((t) => {
-    const ds = datasets.find((d) => d.name === t.dataset)!;
-    return `http://127.0.0.1:${PORT}/cog/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.png?url=${encodeURIComponent(ds.path)}${ds.query ? `&${ds.query}` : ''}`;
-  });
+  const urls = tiles.map((t) => `http://127.0.0.1:${PORT}${tileUrl(t)}`);
 
   // Started as `npm start` starts it; BENCH_NODE_ARGS adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const start = startScriptSettings();

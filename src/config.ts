@@ -67,4 +67,25 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Directory holding the built-in demo dataset. */
   demoDir: string;
+  /** Response cache and HTTP caching classes (src/http/response-cache). Absent: no response cache, no ETags. */
+  responseCache?: ResponseCacheConfig;
+}
+
+export interface ResponseCacheConfig {
+  /** In-process store, bytes (0: none). */
+  memoryBytes: number;
+  /** `redis://…` of a Redis/Valkey shared by workers and replicas. */
+  url?: string;
+  /** Lifetime of entries in Redis, ms. */
+  ttlMs: number;
+  /** Largest response stored, bytes. */
+  maxEntryBytes: number;
+  /** Render lock lifetime, and the longest wait for another process's render, ms. */
+  lockMs: number;
+  /** Largest POST body whose response is cached, bytes. */
+  maxPostBytes: number;
+  /** Cache-Control of images (tiles, previews) whose every input is versioned. */
+  cacheControlTiles: string;
+  /** Cache-Control of 4xx answers. */
+  cacheControlErrors: string;
 }

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config, TrustProxy } from '../config.ts';
+import type { Config, ResponseCacheConfig, TrustProxy } from '../config.ts';
 import { earthdataAuthOptionsFromEnv } from '../sources/earthdata-auth.ts';
 import { sourceOptionsFromEnv } from '../sources/options.ts';
 
@@ -93,5 +93,22 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     workers: Math.max(1, int(flags.workers ?? env['RASTILE_WORKERS'], os.availableParallelism(), 'RASTILE_WORKERS')),
     shutdownTimeoutMs: int(env['RASTILE_SHUTDOWN_TIMEOUT_MS'], 25_000, 'RASTILE_SHUTDOWN_TIMEOUT_MS'),
     demoDir: DEMO_DIR,
+    responseCache: responseCacheFromEnv(env),
+  };
+}
+
+/** RASTILE_RESPONSE_CACHE_MB, RASTILE_CACHE_URL and the other response-cache settings (README "Deploying"). */
+export function responseCacheFromEnv(env: NodeJS.ProcessEnv): ResponseCacheConfig {
+  const url = env['RASTILE_CACHE_URL']?.trim() || undefined;
+  if (url !== undefined && !/^rediss?:\/\//.test(url)) throw new Error(`RASTILE_CACHE_URL must be a redis:// or rediss:// URL, got '${url}'`);
+  return {
+    memoryBytes: int(env['RASTILE_RESPONSE_CACHE_MB'], 64, 'RASTILE_RESPONSE_CACHE_MB') * MiB,
+    ...(url !== undefined ? { url } : {}),
+    ttlMs: Math.max(1, int(env['RASTILE_CACHE_TTL_S'], 86_400, 'RASTILE_CACHE_TTL_S')) * 1000,
+    maxEntryBytes: int(env['RASTILE_CACHE_MAX_ENTRY_KB'], 4096, 'RASTILE_CACHE_MAX_ENTRY_KB') * 1024,
+    lockMs: Math.max(1, int(env['RASTILE_CACHE_LOCK_MS'], 5000, 'RASTILE_CACHE_LOCK_MS')),
+    maxPostBytes: int(env['RASTILE_CACHE_MAX_POST_KB'], 64, 'RASTILE_CACHE_MAX_POST_KB') * 1024,
+    cacheControlTiles: env['RASTILE_CACHE_CONTROL_TILES'] ?? 'public, max-age=86400',
+    cacheControlErrors: env['RASTILE_CACHE_CONTROL_ERRORS'] ?? 'no-store',
   };
 }

@@ -19,6 +19,7 @@ import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
 import { installLifecycleHeaders, Lifecycle } from './lifecycle.ts';
 import { loggerOptions } from './logger.ts';
+import { installResponseCache } from './response-cache/route-cache.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -54,6 +55,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   installAdmission(app, config.limits);
   installResponseHeaders(app, config);
   installLifecycleHeaders(app, lifecycle);
+  installResponseCache(app, config.responseCache, services);
 
   registerAppRoutes(app, registry, lifecycle);
   registerTmsRoutes(app, registry);
@@ -77,6 +79,10 @@ function installResponseHeaders(app: FastifyInstance, config: Config): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (config.corsOrigins) reply.header('access-control-allow-origin', config.corsOrigins);
     const method = request.method;
+    // Errors are not kept by caches for long: a 404 must not outlive the file's arrival (issue 12).
+    if ((method === 'GET' || method === 'HEAD') && reply.statusCode >= 400 && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', config.responseCache?.cacheControlErrors ?? 'no-store');
+    }
     if (
       config.cacheControl &&
       (method === 'GET' || method === 'HEAD') &&

@@ -9,7 +9,7 @@ import { GridReader } from '../readers/grid/grid-reader.ts';
 import type { ReadPlan } from '../readers/grid/read-plan.ts';
 import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
-import { DatasetCache } from '../readers/grid/dataset-cache.ts';
+import { DatasetCache, GRID_READ_KIND } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
 import { ChunkCache } from '../formats/array/chunk-cache.ts';
 import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
@@ -30,6 +30,8 @@ export interface Services {
   cmr: CmrClient;
   /** Earthdata Login bearer tokens for https granule reads, when credentials are configured. */
   earthdata?: EarthdataAuth;
+  /** The current version of an input a response read (src/util/read-set.ts), for the response cache. */
+  currentVersion?(kind: string, location: string, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 export interface ServiceHooks {
@@ -76,6 +78,7 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
       return new GridReader(await arrayDatasets.open(arrayDatasetKey(url, selection), signal), limits, hooks.onReadPlan);
     },
     cmr,
+    currentVersion: async (kind, location, signal) => (kind === GRID_READ_KIND ? datasets.currentVersion(location, signal) : undefined),
     ...(earthdata !== undefined ? { earthdata } : {}),
   };
 }

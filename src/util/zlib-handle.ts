@@ -88,6 +88,15 @@ function withHandle<T>(key: string, create: () => zlib.Inflate | zlib.Deflate, r
 }
 
 /**
+ * Configurations used so far and whether each runs on a reused native handle (`true`) or fell
+ * back to the public sync functions (`false`: node's internals changed). Tests assert the fast
+ * path on every supported node line; a silent fallback would only show as lost speed.
+ */
+export function zlibFastPath(): Record<string, boolean> {
+  return Object.fromEntries([...handles].map(([key, h]) => [key, h !== null]));
+}
+
+/**
  * Inflate a zlib stream into `out`, stopping when `out` is full (trailing data is ignored).
  * Returns the number of bytes written; fewer than `out.length` means the stream ended early.
  */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync, inflateSync, constants } from 'node:zlib';
-import { deflateInto, inflateInto, ZlibDataError } from '../../src/util/zlib-handle.ts';
+import { deflateInto, inflateInto, ZlibDataError, zlibFastPath } from '../../src/util/zlib-handle.ts';
 
 const data = Uint8Array.from({ length: 200_000 }, (_, i) => ((i * 7919) % 251) ^ (i >> 9));
 const settings = { level: 1, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY };
@@ -40,5 +40,15 @@ describe('reused zlib handles', () => {
     const level6 = deflateInto(data, { ...settings, level: 6 }, new Uint8Array(data.length + 1024));
     assert.deepEqual(new Uint8Array(inflateSync(level6)), data);
     assert.deepEqual(new Uint8Array(deflateSync(data, settings)), new Uint8Array(big));
+  });
+
+  it(`runs on reused native handles, not the fallback, on node ${process.versions.node}`, () => {
+    // Exercise both directions, then ask which path each configuration took.
+    assert.equal(inflateInto(deflateSync(data), new Uint8Array(data.length)), data.length);
+    deflateInto(data, settings, new Uint8Array(16));
+    const state = zlibFastPath();
+    assert.equal(state['inflate'], true, `inflate fell back to zlib.inflateSync on node ${process.versions.node}: _handle.writeSync changed`);
+    const deflateKey = `deflate:${settings.level}:${settings.memLevel}:${settings.strategy}`;
+    assert.equal(state[deflateKey], true, `deflate fell back to zlib.deflateSync on node ${process.versions.node}: _handle.writeSync changed`);
   });
 });

@@ -20,9 +20,10 @@ export async function openHdf5(source: Source, signal?: AbortSignal): Promise<Ar
   if (!isHdf5Signature(head)) throw Errors.invalidFormat(`${source.url} is not an HDF5/NetCDF-4 file (no HDF5 signature)`, { context: { url: source.url } });
   const sb = parseSuperblock(head);
   let size = source.size ?? (head.length < HEAD_BYTES ? head.length : NaN);
-  if (!Number.isFinite(size)) size = sb.eofAddress >= 0 ? sb.baseAddress + sb.eofAddress : Number.MAX_SAFE_INTEGER;
-  if (sb.eofAddress >= 0 && sb.baseAddress + sb.eofAddress > size) {
-    throw Errors.invalidFormat(`HDF5 file is truncated: its superblock says it ends at byte ${sb.baseAddress + sb.eofAddress}, but it has ${size} bytes`, {
+  // HDF5 writes the end-of-file address counting a user block too (as an absolute offset)
+  if (!Number.isFinite(size)) size = sb.eofAddress >= 0 ? sb.eofAddress : Number.MAX_SAFE_INTEGER;
+  if (sb.eofAddress >= 0 && sb.eofAddress > size) {
+    throw Errors.invalidFormat(`HDF5 file is truncated: its superblock says it ends at byte ${sb.eofAddress}, but it has ${size} bytes`, {
       context: { url: source.url },
     });
   }

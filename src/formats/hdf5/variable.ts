@@ -19,6 +19,8 @@ import { filterName } from './messages/filter-pipeline.ts';
 import { decodeNumbers, decodeScalar, deliveredDType } from './numbers.ts';
 
 const VIRTUAL_CHUNK_BYTES = 1024 * 1024;
+/** No chunk is decoded beyond this, budget or not (HDF5 itself caps chunks at 4 GiB). */
+const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
 
 export class Hdf5Variable implements ArrayVariable {
   dims: string[];
@@ -74,6 +76,11 @@ export class Hdf5Variable implements ArrayVariable {
     if (coords.length !== this.shape.length || coords.some((c, i) => !Number.isInteger(c) || c < 0 || c * this.chunkShape[i] >= Math.max(1, this.shape[i]))) {
       throw Errors.badRequest(`Chunk [${coords.join(', ')}] is outside the chunk grid of ${this.path}`, { context: { variable: this.path } });
     }
+    if (this.chunkBytes > MAX_CHUNK_BYTES) {
+      throw Errors.maxSize(`Variable ${this.path} has chunks of ${this.chunkBytes} bytes, more than this server decodes (${MAX_CHUNK_BYTES})`, {
+        context: { variable: this.path },
+      });
+    }
     const bad = unsupportedFilter(this.info.filters);
     if (bad !== null) {
       throw Errors.unsupported(
@@ -90,6 +97,8 @@ export class Hdf5Variable implements ArrayVariable {
       return decodeNumbers(this.info.type, target, raw, count);
     } catch (err) {
       if (isRastileError(err) && err.context?.variable === undefined) throw Errors.wrap(err, '', { variable: this.path });
+      if (err instanceof RangeError)
+        throw Errors.invalidFormat(`HDF5 variable ${this.path}: corrupt chunk (${err.message})`, { cause: err, context: { variable: this.path } });
       throw err;
     }
   }

@@ -96,6 +96,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
     registerRoute(app, registry, {
       method: 'GET',
       path: inPath ? `${prefix}/{tileMatrixSetId}/tilejson.json` : `${prefix}/tilejson.json`,
+      cacheKey: 'url', // tile URLs echo the query
       operationId: `${op}_tilejson${inPath ? '' : '_default_tms'}`,
       summary: 'Return a TileJSON 3.0.0 document.',
       tags,
@@ -132,6 +133,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
     registerRoute(app, registry, {
       method: 'GET',
       path: inPath ? `${prefix}/{tileMatrixSetId}/map.html` : `${prefix}/map.html`,
+      cacheKey: 'url',
       operationId: `${op}_map${inPath ? '' : '_default_tms'}`,
       summary: 'Map viewer of the dataset (MapLibre GL JS for WebMercatorQuad, a tile-grid viewer for the other TMSs).',
       tags,
@@ -176,6 +178,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
   registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/WMTSCapabilities.xml`,
+    cacheKey: 'url',
     operationId: `${op}_wmts`,
     summary: 'OGC WMTS 1.0.0 capabilities (RESTful) for the 13 tile matrix sets.',
     tags,
