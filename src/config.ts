@@ -22,6 +22,19 @@ export interface Config {
   cmrRetries: number;
   /** Granules read in parallel per chunk of a mosaic (titiler's MOSAIC_CONCURRENCY). */
   mosaicConcurrency: number;
+  /** Time series over granules (titiler-cmr §5): steps in flight, step cap, size-guard caps. */
+  timeseries: {
+    /** Steps executed at once per request (RASTILE_TIMESERIES_CONCURRENCY). */
+    concurrency: number;
+    /** Most steps one request may ask for (titiler-cmr's TIME_SERIES_MAX_REQUESTS, 995). */
+    maxSteps: number;
+    /** Estimated pixels per step (5.625e7) and over all steps for statistics (1.5e10) and GIFs (1e8). */
+    maxImagePixels: number;
+    maxStatisticsTotalPixels: number;
+    maxImageTotalPixels: number;
+    /** "Now" (ms since 1970) for open-ended ranges; Date.now when absent (tests freeze it). */
+    clock?: () => number;
+  };
   /** NASA Earthdata Login credentials for https granule reads (bearer token), when configured. */
   earthdata?: EarthdataAuthOptions;
   /** Cache-Control sent on successful and 4xx GET responses (TiTiler's CACHECONTROL). */

@@ -28,6 +28,14 @@ function int(v: string | undefined, fallback: number, name: string): number {
   return n;
 }
 
+/** A non-negative number (decimal or exponent notation, e.g. `5.625e7`). */
+function num(v: string | undefined, fallback: number, name: string): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got '${v}'`);
+  return n;
+}
+
 /**
  * `RASTILE_TRUST_PROXY` / `--trust-proxy`, read like Fastify's `trustProxy`: `true`/`false`, a hop
  * count, or comma-separated addresses/CIDRs of the trusted proxies. Unset or empty: `false`.
@@ -70,6 +78,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     cmrTimeoutMs: int(env['RASTILE_CMR_TIMEOUT_MS'], 20_000, 'RASTILE_CMR_TIMEOUT_MS'),
     cmrRetries: int(env['RASTILE_CMR_RETRIES'], 2, 'RASTILE_CMR_RETRIES'),
     mosaicConcurrency: Math.max(1, int(env['RASTILE_MOSAIC_CONCURRENCY'], 5, 'RASTILE_MOSAIC_CONCURRENCY')),
+    timeseries: {
+      concurrency: Math.max(1, int(env['RASTILE_TIMESERIES_CONCURRENCY'], 4, 'RASTILE_TIMESERIES_CONCURRENCY')),
+      maxSteps: int(env['RASTILE_TIMESERIES_MAX_STEPS'], 995, 'RASTILE_TIMESERIES_MAX_STEPS'),
+      maxImagePixels: num(env['RASTILE_TIMESERIES_MAX_IMAGE_SIZE'], 5.625e7, 'RASTILE_TIMESERIES_MAX_IMAGE_SIZE'),
+      maxStatisticsTotalPixels: num(env['RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'], 1.5e10, 'RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'),
+      maxImageTotalPixels: num(env['RASTILE_TIMESERIES_IMAGE_MAX_TOTAL_SIZE'], 1e8, 'RASTILE_TIMESERIES_IMAGE_MAX_TOTAL_SIZE'),
+    },
     ...(earthdata !== undefined ? { earthdata } : {}),
     cacheControl: env['RASTILE_CACHE_CONTROL'] ?? 'public, max-age=3600',
     corsOrigins: env['RASTILE_CORS_ORIGINS'] ?? '*',

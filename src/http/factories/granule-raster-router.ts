@@ -30,6 +30,7 @@ import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { granuleLayer } from './granule-raster-params.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
+import { registerTimeseriesRoutes } from './timeseries-routes.ts';
 
 const TAG = 'Granule mosaics (raster files)';
 
@@ -73,6 +74,7 @@ export function registerGranuleRasterRouter(app: FastifyInstance, registry: Rout
   registerGranulePointRoute(app, registry, backend);
   registerPartRoutes(app, registry, backend, maxSide);
   registerStatisticsRoutes(app, registry, backend, maxSide);
+  registerTimeseriesRoutes(app, registry, services, backend);
 }
 
 const CRS_4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';

@@ -3,17 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
 import { WGS84 } from '../../geo/crs.ts';
 import { imageStatistics } from '../../raster/image-statistics.ts';
-import { coverageFractions } from '../../raster/rasterize.ts';
 import { parseFeatureOrCollection } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { coordCrsParam, dstCrsParam } from '../params/crs.ts';
 import { datasetParams, readOptions } from '../params/dataset.ts';
-import { partSize, partSizeParams, previewSize, previewSizeParams } from '../params/image-size.ts';
+import { partSizeParams, previewSize, previewSizeParams } from '../params/image-size.ts';
 import { coverScaleParam, histogramParams, statisticsOptions, statisticsParams } from '../params/statistics.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
-import { readFeature } from './feature-read.ts';
+import { featureStatistics } from './feature-statistics.ts';
 import { postProcessFor } from './image-output.ts';
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -66,21 +65,10 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
         // once the client has gone.
         if (i > 0) await yieldToEventLoop();
         if (signal.aborted) throw Errors.badRequest('request aborted by the client');
-        const request = {
-          ...readOptions(p),
-          dstCrs,
-          ...partSize(p),
-          alignBoundsWithDataset: true,
-        };
-        const { cut, pixels, used } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
-        const coverage = coverageFractions(pixels, cut.width, cut.height, p.cover_scale);
-        const processed = await post(cut);
-        if (processed.width !== cut.width || processed.height !== cut.height) {
-          throw Errors.badRequest(`algorithm '${p.algorithm}' changes the image size; use it with GET /statistics or without coverage`);
-        }
+        const { statistics, used } = await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, signal);
         feature.properties = {
           ...(feature.properties ?? {}),
-          statistics: imageStatistics(processed, { ...statisticsOptions(p), coverage }),
+          statistics,
           ...(used ? { used_assets: used } : {}),
         };
       }

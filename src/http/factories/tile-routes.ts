@@ -17,12 +17,7 @@ import { registerRoute, type RouteRegistry } from '../route.ts';
 import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
-
-/** Query keys TiTiler drops from the tile URL of a TileJSON / map page. */
-const TILEJSON_DROP = ['tilematrixsetid', 'tile_format', 'minzoom', 'maxzoom'];
-
-/** `tilesize` a TileJSON's tile URL asks for when the request names none. */
-const TILEJSON_TILESIZE = 512;
+import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
 
 /** Query keys TiTiler drops from the WMTS tile URL template. */
 const WMTS_DROP = ['tile_format', 'use_epsg', 'tilesize', 'zooms', 'service', 'request', 'acceptversions', 'sections', 'updatesequence', 'acceptformats'];
@@ -106,24 +101,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
         postProcessFor(p); // validate algorithm parameters, as tiles would
         const tms = getTileMatrixSet(p.tileMatrixSetId);
         const reader = await backend.open(p, signal);
-        const zooms = reader.zoomRange(tms);
-        const minzoom = p.minzoom ?? zooms.minzoom;
-        const maxzoom = p.maxzoom ?? zooms.maxzoom;
-        const b = reader.boundsIn(tms.geographicCrs);
-        const pairs = queryPairs(request.url, TILEJSON_DROP);
-        if (!pairs.some(([k]) => k === 'tilesize')) pairs.push(['tilesize', String(TILEJSON_TILESIZE)]);
-        const ext = p.tile_format ? `.${p.tile_format}` : '';
-        const data = {
-          tilejson: '3.0.0',
-          version: '1.0.0',
-          scheme: 'xyz',
-          tiles: [`${baseUrl}${prefix}/tiles/${tms.id}/{z}/{x}/{y}${ext}${encodePairs(pairs)}`],
-          minzoom,
-          maxzoom,
-          bounds: b,
-          center: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, minzoom],
-          ...backend.tileJsonExtras?.(p, reader),
-        };
+        const data = tileJsonDocument(backend, p, reader, tms, queryPairs(request.url, TILEJSON_DROP), baseUrl);
         return { kind: 'json', data };
       },
     });
