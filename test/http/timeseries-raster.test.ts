@@ -127,6 +127,24 @@ describe('POST /raster/timeseries/statistics', () => {
     }
   });
 
+  it('steps finding the same granule share one read: three PT10S steps inside G1, statistics equal the single-step ones', async () => {
+    const r = await server.post(
+      `/raster/timeseries/statistics?${COLL}&${LAYER}&temporal=${q('2024-05-01T10:00:00Z/2024-05-01T10:00:30Z')}&step=PT10S`,
+      FEATURE,
+    );
+    assert.equal(r.status, 200);
+    const stats = ((await r.json()) as { properties: { statistics: Record<string, unknown> } }).properties.statistics;
+    const keys = Object.keys(stats);
+    assert.deepEqual(keys, [
+      '2024-05-01T10:00:00+00:00/2024-05-01T10:00:09+00:00',
+      '2024-05-01T10:00:10+00:00/2024-05-01T10:00:19+00:00',
+      '2024-05-01T10:00:20+00:00/2024-05-01T10:00:30+00:00',
+    ]);
+    const single = await server.post(`/raster/statistics?${COLL}&${LAYER}&temporal=${q(keys[1]!)}`, FEATURE);
+    const expected = ((await single.json()) as { properties: { statistics: unknown } }).properties.statistics;
+    for (const k of keys) assert.deepEqual(stats[k], expected, k);
+  });
+
   it('a FeatureCollection → 400 before any CMR request', async () => {
     const before = cmr.requests.length;
     const r = await server.post(`/raster/timeseries/statistics?${COLL}&${LAYER}&temporal=${MAY}&step=P1D`, { type: 'FeatureCollection', features: [FEATURE] });
