@@ -320,3 +320,21 @@ describe('cancellation', () => {
     }
   });
 });
+
+describe('legacy time-series URLs land on the new routes', () => {
+  it('GET /timeseries/{tms}/tilejson.json (301) and POST /timeseries/statistics (308), with 0.x names', async () => {
+    const legacy = `concept_id=${COLLECTION_ID}&datetime=${MAY}&step=P1D&bands_regex=${q('B0[0-9]')}&bands=B04&exitwhenfull=false`;
+    const redirect = await server.get(`/timeseries/WebMercatorQuad/tilejson.json?${legacy}`, { redirect: 'manual' });
+    assert.equal(redirect.status, 301);
+    assert.match(redirect.headers.get('location') ?? '', /\/raster\/timeseries\/WebMercatorQuad\/tilejson\.json\?collection_concept_id=/);
+    const followed = await server.getJson<Record<string, unknown>>(`/timeseries/WebMercatorQuad/tilejson.json?${legacy}`);
+    assert.equal(followed.status, 200);
+    assert.equal(Object.keys(followed.body).length, 11);
+    const stats = await server.post(`/timeseries/statistics?${legacy}`, FEATURE);
+    assert.equal(stats.status, 200, 'fetch follows the 308 with the body');
+    assert.deepEqual(Object.keys(((await stats.json()) as { properties: { statistics: object } }).properties.statistics), DATA_STEPS);
+    const gif = await server.get(`/timeseries/bbox/${BOX.join(',')}/32x32.gif?${legacy}`);
+    assert.equal(gif.status, 200);
+    assert.equal(gif.headers.get('content-type'), 'image/gif');
+  });
+});
