@@ -21,6 +21,8 @@ export class FileContext {
   sizeOfOffsets = 8;
   sizeOfLengths = 8;
   baseAddress = 0;
+  /** Virtual chunk size of contiguous and compact datasets. */
+  virtualChunkBytes = 1024 * 1024;
   /** Caches per structure type, keyed by address (index nodes, heaps, object headers). */
   readonly memo = new Map<string, Promise<unknown>>();
   private readonly pages = new Map<number, Promise<Uint8Array>>();
