@@ -115,8 +115,9 @@ export class Hdf5Variable implements ArrayVariable {
     }
     const stored = await this.index!.find(coords, signal);
     if (stored === null) return null;
-    const budget = stored.size + this.chunkBytes;
-    chargeRequest(budget, `${what} (${stored.size} bytes stored, ${this.chunkBytes} decoded)`);
+    // stored bytes + the decoded chunk, + one intermediate buffer when several filters run
+    const scratch = this.info.filters.length > 1 ? this.chunkBytes : 0;
+    chargeRequest(stored.size + this.chunkBytes + scratch, `${what} (${stored.size} bytes stored, ${this.chunkBytes} decoded)`);
     try {
       const bytes = await this.fetch(stored.address, stored.size, what, signal);
       const edge = layout.edgeUnfiltered && coords.some((c, i) => (c + 1) * this.chunkShape[i] > this.shape[i]);
@@ -126,7 +127,7 @@ export class Hdf5Variable implements ArrayVariable {
       }
       return unfilter(bytes, this.info.filters, stored.mask, this.chunkBytes, this.info.type.size, what);
     } finally {
-      releaseRequest(stored.size);
+      releaseRequest(stored.size + scratch);
     }
   }
 
