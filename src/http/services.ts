@@ -15,8 +15,9 @@ import { ChunkCache } from '../formats/array/chunk-cache.ts';
 import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
 import type { ArraySelection } from '../formats/array/open-array-grid.ts';
 import { openNetcdf3 } from '../formats/netcdf3/open-netcdf3.ts';
-import { localZarrLister } from '../formats/zarr/local-listing.ts';
+import { openHdf5 } from '../formats/hdf5/open-hdf5.ts';
 import { openZarr } from '../formats/zarr/open-zarr.ts';
+import { localZarrLister } from '../formats/zarr/local-listing.ts';
 
 export interface Services {
   config: Config;
@@ -62,14 +63,13 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
   );
   const limits = { maxReadPixels: config.limits.maxReadPixels };
   // Arrays: decoded chunks share the TIFF block cache (one budget); a chunk may not exceed what one request may hold.
-  const zarrLister = localZarrLister(config.sources.localRoots);
   const arrays = new ArrayOpener({
     sources,
     chunkCache: new ChunkCache(blockCache, config.limits.maxRequestBytes),
     formats: {
+      hdf5: (source, signal) => openHdf5(source, signal),
       netcdf3: (source, signal) => openNetcdf3(source, signal),
-      // Zarr: every store key through the same source opener; unconsolidated local stores are walked.
-      zarr: (location, signal) => openZarr(location, (key, s) => sources.open(key, s), signal, { list: zarrLister }),
+      zarr: (location, signal) => openZarr(location, (l, s) => sources.open(l, s), signal, { list: localZarrLister(config.sources.localRoots) }),
     },
   });
   const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions());
