@@ -17,7 +17,8 @@ const DIR = path.join(import.meta.dirname, '..', '..', 'fixtures', 'hdf5');
 interface ExpectedVariable {
   shape: number[];
   dtype: string;
-  dims: string[];
+  /** netCDF4-python's names; null when it cannot open the file. */
+  dims: string[] | null;
   chunks: number[] | null;
   fill?: number | null;
   filters?: string[];
@@ -55,7 +56,7 @@ for (const [name, exp] of Object.entries(expected)) {
       for (const [p, e] of Object.entries(exp.variables)) {
         const v = vars.get(p)!;
         assert.deepEqual(v.shape, e.shape, `${p} shape`);
-        assert.deepEqual(v.dims, e.dims, `${p} dims`);
+        if (e.dims !== null) assert.deepEqual(v.dims, e.dims, `${p} dims`);
         assert.equal(v.dtype, modelDType(e.dtype), `${p} dtype`);
         if (e.chunks !== null) assert.deepEqual(v.chunkShape, e.chunks, `${p} chunks`);
         if (e.fill !== undefined) assert.equal(v.fillValue, e.fill, `${p} fill value`);
