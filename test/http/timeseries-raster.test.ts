@@ -258,6 +258,18 @@ describe('GET /raster/timeseries/bbox/….gif', () => {
     assert.equal(report.diff[0]![0], 0);
   });
 
+  it('steps sharing a granule: the frame is repeated (encoded once), every copy decodes to the single-step PNG', async () => {
+    const t = q('2024-05-01T10:00:00Z/2024-05-01T10:00:30Z');
+    const r = await server.get(`/raster/timeseries/bbox/${bbox}/40x30.gif?${COLL}&${LAYER}&${render}&temporal=${t}&step=PT10S`);
+    assert.equal(r.status, 200);
+    const p = await server.get(
+      `/raster/bbox/${bbox}/40x30.png?${COLL}&${LAYER}&${render}&temporal=${q('2024-05-01T10:00:10+00:00/2024-05-01T10:00:19+00:00')}`,
+    );
+    const report = decodeGif(Buffer.from(await r.arrayBuffer()), [Buffer.from(await p.arrayBuffer())]);
+    assert.equal(report.n_frames, 3);
+    assert.deepEqual(report.diff, [[0], [0], [0]]);
+  });
+
   it('all steps empty → 204; fps 1 → 422; format other than gif → 422', async () => {
     const june = q('2024-06-01T00:00:00Z/2024-06-04T00:00:00Z');
     assert.equal((await server.get(`/raster/timeseries/bbox/${bbox}.gif?${COLL}&${LAYER}&temporal=${june}&step=P1D`)).status, 204);
