@@ -11,9 +11,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './cli-server.ts';
 
 export const REDIS_BINARY = 'redis-server';
 
@@ -29,19 +29,6 @@ export interface RedisProcess {
   /** SIGKILL: the server vanishes without a goodbye. */
   kill(): void;
   stop(): Promise<void>;
-}
-
-/** A port nobody listens on right now (the kernel's choice for port 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function launch(port: number, dir: string): Promise<ChildProcess> {

@@ -21,8 +21,9 @@ import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
+import type { ParamDefs, ParsedParams } from '../validation/params.ts';
+import type { ImageBackend } from './backend.ts';
 import { granuleRasterBackendParams, type GranuleBackend, type GranuleRasterParams } from './granule-backend.ts';
-import type { ParsedParams } from '../validation/params.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
@@ -101,7 +102,11 @@ export function registerGranuleRasterRouter(app: FastifyInstance, registry: Rout
 const CRS_4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';
 
 /** /info and /info.geojson: the bounds of the search (not of data), EPSG:4326 (titiler-cmr §4.6). */
-function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry, backend: GranuleBackend): void {
+export function registerGranuleInfoRoutes<D extends ParamDefs>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  backend: ImageBackend<D, GranuleMosaicReader>,
+): void {
   const { prefix } = backend;
   const op = prefix.slice(1);
   registerRoute(app, registry, {
@@ -109,7 +114,7 @@ function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry
     path: `${prefix}/info`,
     operationId: `${op}_info`,
     summary: "Bounds of the search: granule_ur's footprint, else bounding_box, else the world.",
-    tags: [TAG],
+    tags: [backend.tag],
     params: backend.params,
     responses: { 200: { description: 'Search bounds and CRS.', content: { 'application/json': {} } } },
     handler: async ({ params, signal }) => {
@@ -123,7 +128,7 @@ function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry
     path: `${prefix}/info.geojson`,
     operationId: `${op}_info_geojson`,
     summary: 'The search bounds as a GeoJSON Feature (properties: the info).',
-    tags: [TAG],
+    tags: [backend.tag],
     params: { ...backend.params, ...crsParam },
     responses: { 200: { description: 'GeoJSON Feature.', content: { 'application/geo+json': {} } } },
     handler: async ({ params, signal }) => {
