@@ -350,3 +350,47 @@ describe('legacy time-series URLs land on the new routes', () => {
     assert.equal(gif.headers.get('content-type'), 'image/gif');
   });
 });
+
+describe('failures and the deadline', () => {
+  it("a failing step fails the series with that step's status and message", async () => {
+    const fx = loadGranuleFixtures(data.url);
+    const failing = await startCmrStandin({
+      granules: fx.items,
+      collections: fx.collections,
+      status: (req) => (req.query.some(([k, v]) => k === 'temporal' && v.startsWith('2024-05-03')) ? 400 : undefined),
+    });
+    const s = await startTestServer((c) => {
+      c.cmrUrl = failing.url;
+    });
+    try {
+      const r = await s.post(`/raster/timeseries/statistics?${COLL}&${LAYER}&temporal=${MAY}&step=P1D`, FEATURE);
+      assert.equal(r.status, 400);
+      assert.deepEqual(await r.json(), { detail: 'Stand-in forced status 400' });
+    } finally {
+      await s.close();
+      await failing.close();
+    }
+  });
+
+  it('the request deadline (RASTILE_REQUEST_TIMEOUT_MS) cuts the series: 503, and no step starts after it', async () => {
+    const fx = loadGranuleFixtures(data.url);
+    const slow = await startCmrStandin({ granules: fx.items, collections: fx.collections, delayMs: 300 });
+    const s = await startTestServer((c) => {
+      c.cmrUrl = slow.url;
+      c.timeseries.concurrency = 1;
+      c.limits.requestTimeoutMs = 1000;
+    });
+    try {
+      const r = await s.get(`/raster/timeseries/bbox/${BOX.join(',')}/32x32.gif?${COLL}&${LAYER}&temporal=${MAY}&step=P1D`);
+      assert.equal(r.status, 503);
+      assert.match(((await r.json()) as { detail: string }).detail, /RASTILE_REQUEST_TIMEOUT_MS/);
+      const sent = slow.granuleRequests().length;
+      await sleep(1000);
+      assert.equal(slow.granuleRequests().length, sent, 'no CMR request after the cut');
+      assert.ok(sent < 11, `searches before the cut: ${sent}`);
+    } finally {
+      await s.close();
+      await slow.close();
+    }
+  });
+});
