@@ -161,6 +161,15 @@ describe('response cache (in process)', () => {
     assert.equal(listing.headers.get('vary'), 'accept');
   });
 
+  it('array datasets (NetCDF through /zarr) are validated by their own cache: a repeat is a hit', async () => {
+    const url = `/zarr/bbox/-180,-90,180,90/36x18.npy?url=${q(fixture('array', 'sst-nc3.nc'))}&variable=sst&sel=time=2000-02-01`;
+    const a = await get(server, url);
+    assert.equal(a.status, 200);
+    const b = await get(server, url);
+    assert.equal(b.headers.get('x-rastile-cache'), 'hit');
+    assert.deepEqual(b.body, a.body);
+  });
+
   it('POST statistics with a small body is cached by its canonical body', async () => {
     const feature = { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [0, 0] } };
     const url = `/cog/statistics?url=${q(path.join(tree.dir, 'a.tif'))}`;

@@ -33,6 +33,8 @@ export class DatasetCache {
     private readonly openDataset: GridOpener,
     maxDatasets: number,
     private readonly versions?: DatasetVersions,
+    /** The read-set kind recorded for its datasets: one per cache, so the validator is this cache's `currentVersion`. */
+    readonly readKind: string = GRID_READ_KIND,
   ) {
     this.datasets = new LruCache<string, GridDataset>(maxDatasets, () => 1);
   }
@@ -44,7 +46,7 @@ export class DatasetCache {
   async open(location: string, signal?: AbortSignal): Promise<GridDataset> {
     const ds = await this.openCurrent(location, signal);
     if (this.versions === undefined) markUnversionedRead(`${location} is not versioned`);
-    else recordRead(GRID_READ_KIND, location, ds.version);
+    else recordRead(this.readKind, location, ds.version);
     return ds;
   }
 
