@@ -52,7 +52,7 @@ export class DatasetCache {
 
   /** The version `location` holds now (a stat per local file; remote: RASTILE_REVALIDATE_MS), or undefined when unversioned. */
   async currentVersion(location: string, signal?: AbortSignal): Promise<string | undefined> {
-    return this.versions?.current(location, signal);
+    return this.versions?.peek?.(location) ?? this.versions?.current(location, signal);
   }
 
   private async openCurrent(location: string, signal?: AbortSignal): Promise<GridDataset> {
