@@ -13,6 +13,7 @@ import { registerGranuleLegacyRedirects } from './factories/granule-legacy-redir
 import { registerGranuleListingRoutes } from './factories/granule-listing-routes.ts';
 import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
 import { registerZarrRouter } from './factories/zarr-router.ts';
+import { registerGranuleArrayRouter } from './factories/granule-array-router.ts';
 import { registerTimeseriesListRoute } from './factories/timeseries-routes.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
@@ -67,6 +68,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerStacRouter(app, registry, services, '/stac');
   registerGranuleRasterRouter(app, registry, services, '/raster');
   registerZarrRouter(app, registry, services, '/zarr');
+  registerGranuleArrayRouter(app, registry, services, '/array');
   registerGranuleListingRoutes(app, registry, services);
   registerTimeseriesListRoute(app, registry, services);
   // Last: 0.x granule-search URLs (only paths no router above matches).

@@ -6,11 +6,18 @@
 import type { FastifyServerOptions } from 'fastify';
 import pinoPretty from 'pino-pretty';
 
-export function loggerOptions(env: NodeJS.ProcessEnv = process.env): NonNullable<FastifyServerOptions['logger']> {
+/** `destination`: where pretty lines go (stdout by default; tests pass a stream). */
+export function loggerOptions(
+  env: NodeJS.ProcessEnv = process.env,
+  destination: NodeJS.WritableStream | number = 1,
+): NonNullable<FastifyServerOptions['logger']> {
   const level = env['LOG_LEVEL'] ?? 'info';
   const format = (env['LOG_FORMAT'] ?? 'json').trim().toLowerCase();
   if (format === 'pretty') {
-    return { level, stream: pinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname' }) };
+    return {
+      level,
+      stream: pinoPretty({ colorize: destination === 1 && process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname', destination }),
+    };
   }
   if (format !== 'json') throw new Error(`LOG_FORMAT must be 'json' or 'pretty', got '${env['LOG_FORMAT']}'`);
   return { level };

@@ -15,6 +15,9 @@ import { ChunkCache } from '../formats/array/chunk-cache.ts';
 import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
 import type { ArraySelection } from '../formats/array/open-array-grid.ts';
 import { openNetcdf3 } from '../formats/netcdf3/open-netcdf3.ts';
+import { openHdf5 } from '../formats/hdf5/open-hdf5.ts';
+import { openZarr } from '../formats/zarr/open-zarr.ts';
+import { localZarrLister } from '../formats/zarr/local-listing.ts';
 
 export interface Services {
   config: Config;
@@ -63,7 +66,11 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
   const arrays = new ArrayOpener({
     sources,
     chunkCache: new ChunkCache(blockCache, config.limits.maxRequestBytes),
-    formats: { netcdf3: (source, signal) => openNetcdf3(source, signal) },
+    formats: {
+      hdf5: (source, signal) => openHdf5(source, signal),
+      netcdf3: (source, signal) => openNetcdf3(source, signal),
+      zarr: (location, signal) => openZarr(location, (l, s) => sources.open(l, s), signal, { list: localZarrLister(config.sources.localRoots) }),
+    },
   });
   const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions(), 'array');
   // The response cache's validators: each recorded dataset is checked by the cache that opened it.

@@ -127,6 +127,24 @@ describe('POST /raster/timeseries/statistics', () => {
     }
   });
 
+  it('steps finding the same granule share one read: three PT10S steps inside G1, statistics equal the single-step ones', async () => {
+    const r = await server.post(
+      `/raster/timeseries/statistics?${COLL}&${LAYER}&temporal=${q('2024-05-01T10:00:00Z/2024-05-01T10:00:30Z')}&step=PT10S`,
+      FEATURE,
+    );
+    assert.equal(r.status, 200);
+    const stats = ((await r.json()) as { properties: { statistics: Record<string, unknown> } }).properties.statistics;
+    const keys = Object.keys(stats);
+    assert.deepEqual(keys, [
+      '2024-05-01T10:00:00+00:00/2024-05-01T10:00:09+00:00',
+      '2024-05-01T10:00:10+00:00/2024-05-01T10:00:19+00:00',
+      '2024-05-01T10:00:20+00:00/2024-05-01T10:00:30+00:00',
+    ]);
+    const single = await server.post(`/raster/statistics?${COLL}&${LAYER}&temporal=${q(keys[1]!)}`, FEATURE);
+    const expected = ((await single.json()) as { properties: { statistics: unknown } }).properties.statistics;
+    for (const k of keys) assert.deepEqual(stats[k], expected, k);
+  });
+
   it('a FeatureCollection → 400 before any CMR request', async () => {
     const before = cmr.requests.length;
     const r = await server.post(`/raster/timeseries/statistics?${COLL}&${LAYER}&temporal=${MAY}&step=P1D`, { type: 'FeatureCollection', features: [FEATURE] });
@@ -300,5 +318,23 @@ describe('cancellation', () => {
       await s.close();
       await slow.close();
     }
+  });
+});
+
+describe('legacy time-series URLs land on the new routes', () => {
+  it('GET /timeseries/{tms}/tilejson.json (301) and POST /timeseries/statistics (308), with 0.x names', async () => {
+    const legacy = `concept_id=${COLLECTION_ID}&datetime=${MAY}&step=P1D&bands_regex=${q('B0[0-9]')}&bands=B04&exitwhenfull=false`;
+    const redirect = await server.get(`/timeseries/WebMercatorQuad/tilejson.json?${legacy}`, { redirect: 'manual' });
+    assert.equal(redirect.status, 301);
+    assert.match(redirect.headers.get('location') ?? '', /\/raster\/timeseries\/WebMercatorQuad\/tilejson\.json\?collection_concept_id=/);
+    const followed = await server.getJson<Record<string, unknown>>(`/timeseries/WebMercatorQuad/tilejson.json?${legacy}`);
+    assert.equal(followed.status, 200);
+    assert.equal(Object.keys(followed.body).length, 11);
+    const stats = await server.post(`/timeseries/statistics?${legacy}`, FEATURE);
+    assert.equal(stats.status, 200, 'fetch follows the 308 with the body');
+    assert.deepEqual(Object.keys(((await stats.json()) as { properties: { statistics: object } }).properties.statistics), DATA_STEPS);
+    const gif = await server.get(`/timeseries/bbox/${BOX.join(',')}/32x32.gif?${legacy}`);
+    assert.equal(gif.status, 200);
+    assert.equal(gif.headers.get('content-type'), 'image/gif');
   });
 });

@@ -182,3 +182,10 @@ test('/zarr over the NetCDF-4 (HDF5, chunked, deflate + shuffle) twin: the same 
   await assertNpy(`/zarr/bbox/-180,-90,180,90/36x18.npy?url=${nc4}&variable=sst&sel=time=2000-02-01`, EXPECTED.sst.feb);
   await assertNpy(`/zarr/bbox/-180,-90,180,90/36x18.npy?url=${nc4}&variable=ice&sel=time=2000-01-01`, EXPECTED.sst.ice_jan);
 });
+
+test('/zarr over the Zarr v2 twin (consolidated, blosc, fill_value as _FillValue): the same values and listings', async () => {
+  const store = q(fixture('array', 'sst.zarr'));
+  await assertNpy(`/zarr/bbox/-180,-90,180,90/36x18.npy?url=${store}&variable=sst&sel=time=2000-02-01`, EXPECTED.sst.feb);
+  await assertNpy(`/zarr/bbox/-180,-90,180,90/36x18.npy?url=${store}&variable=ice&sel=time=2000-01-01`, EXPECTED.sst.ice_jan);
+  assert.deepEqual((await server.getJson(`/zarr/dataset/keys?url=${store}`)).body, ['ice', 'sst']);
+});

@@ -31,11 +31,17 @@ const numbers = (v: AttrValue | undefined): number[] => {
   return [];
 };
 
-export function cfDecoding(v: ArrayVariable): CfDecoding | null {
+/**
+ * The CF decoding of `v`. `fillIsMissing`: the variable's `fillValue` counts as `_FillValue` when
+ * no such attribute exists (Zarr: xarray stores `_FillValue` as the array's `fill_value`).
+ */
+export function cfDecoding(v: ArrayVariable, fillIsMissing = false): CfDecoding | null {
   const rawDType = readDType(v.dtype);
   if (rawDType === null) return null;
   const a = v.attrs;
-  const missing = [...numbers(a['_FillValue']), ...numbers(a['missing_value'])];
+  const fill = numbers(a['_FillValue']);
+  if (fill.length === 0 && fillIsMissing && v.fillValue !== null) fill.push(v.fillValue);
+  const missing = [...fill, ...numbers(a['missing_value'])];
   const scaleAttr = numbers(a['scale_factor'])[0];
   const offsetAttr = numbers(a['add_offset'])[0];
   const scale = scaleAttr ?? 1;

@@ -16,6 +16,7 @@ import type { Crs } from '../../geo/crs-type.ts';
 import { parseLocation } from '../../sources/location.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import type { Source } from '../../sources/source.ts';
+import { SidecarProbe } from '../../sources/sidecar-probe.ts';
 import { fileIdentity, fileSettled, sourceCacheKey } from '../../sources/version.ts';
 import type { DatasetVersions } from '../grid-dataset.ts';
 import type { GridBand, GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
@@ -35,11 +36,20 @@ const SIDECARS = ['.ovr', '.msk', '.msk.ovr', '.aux.xml'] as const;
 /** The current sources of a GeoTIFF: the file and, for local files, its sidecars (null when absent). */
 async function currentSources(location: string, ctx: TiffGridContext, signal?: AbortSignal): Promise<[Source, ...(Source | null)[]]> {
   const local = ctx.sidecars && parseLocation(location).kind === 'file';
-  const [source, ...sidecars] = await Promise.all([
+  const [source, sidecars] = await Promise.all([
     ctx.sources.open(location, signal),
-    ...SIDECARS.map((suffix) => (local ? ctx.sources.openIfExists(`${location}${suffix}`, signal) : null)),
+    local ? sidecarProbe(ctx.sources).open(location, SIDECARS, signal) : SIDECARS.map(() => null),
   ]);
   return [source, ...sidecars];
+}
+
+/** One sidecar probe per opener: absent sidecars are not looked for again while their directory is unchanged. */
+const PROBES = new WeakMap<SourceOpener, SidecarProbe>();
+
+function sidecarProbe(opener: SourceOpener): SidecarProbe {
+  let probe = PROBES.get(opener);
+  if (!probe) PROBES.set(opener, (probe = new SidecarProbe(opener)));
+  return probe;
 }
 
 /** The version of a GeoTIFF: its file's, plus the sidecars present (a sidecar appearing is a change too). */

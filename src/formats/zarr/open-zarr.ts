@@ -118,7 +118,53 @@ async function openVariable(
     if (!phony.has(len)) phony.set(len, `phony_dim_${phony.size}`);
     return phony.get(len)!;
   });
-  return zarrVariable(arr, { name, path, dims, attrs, filters: filterNames(tree.format, meta), location: store.base });
+  const unknownCodec = codecLookups(tree.format, meta).find((c) => !zarr.registry.has(c));
+  return zarrVariable(arr, {
+    name,
+    path,
+    dims,
+    attrs,
+    filters: filterNames(tree.format, meta),
+    location: store.base,
+    ...(unknownCodec !== undefined ? { unknownCodec: unknownCodec.replace(/^numcodecs\./, '') } : {}),
+  });
+}
+
+/**
+ * The registry names zarrita will look up for an array's codecs. Checked before any read: zarrita
+ * loads codecs in parallel and awaits them in order, so a second unknown codec would reject
+ * unobserved (an unhandled rejection that can end the process) while the first is awaited.
+ */
+function codecLookups(format: 2 | 3, meta: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const idOf = (c: unknown, key: 'id' | 'name'): string => String(typeof c === 'object' && c !== null ? (c as Record<string, unknown>)[key] : undefined);
+  if (format === 2) {
+    const filters = meta['filters'] ?? [];
+    // zarrita iterates whatever `filters` is (a string's characters too): only lists are read.
+    if (!Array.isArray(filters)) return ['invalid filters'];
+    for (const f of filters as unknown[]) {
+      const id = idOf(f, 'id');
+      out.push(id === 'fixedscaleoffset' || id === 'numcodecs.fixedscaleoffset' ? 'scale_offset' : `numcodecs.${id}`);
+    }
+    if (meta['compressor'] !== null && meta['compressor'] !== undefined) out.push(`numcodecs.${idOf(meta['compressor'], 'id')}`);
+    return out;
+  }
+  const walk = (codecs: unknown): void => {
+    if (!Array.isArray(codecs)) {
+      if (codecs !== undefined) out.push('invalid codecs');
+      return;
+    }
+    for (const c of codecs) {
+      const name = idOf(c, 'name');
+      if (name === 'sharding_indexed') {
+        const cfg = (c as { configuration?: { codecs?: unknown; index_codecs?: unknown } }).configuration;
+        walk(cfg?.codecs);
+        walk(cfg?.index_codecs);
+      } else out.push(name);
+    }
+  };
+  walk(meta['codecs']);
+  return out;
 }
 
 /** Codec names for listings: v2 filters then compressor; v3 codecs (inner codecs of a shard too). */

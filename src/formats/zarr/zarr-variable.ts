@@ -17,6 +17,8 @@ export interface ZarrVariableInfo {
   readonly filters: readonly string[];
   /** Store location, for error context. */
   readonly location: string;
+  /** A codec of the array that zarrita has no decoder for: reads fail with UnsupportedFeature naming it. */
+  readonly unknownCodec?: string;
 }
 
 const NUMERIC = new Set(['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']);
@@ -45,6 +47,9 @@ export function zarrVariable(arr: zarr.Array<zarr.DataType, SourceStore>, info: 
     }
     if (coords.length !== shape.length || coords.some((c, k) => !Number.isInteger(c) || c < 0 || c * chunkShape[k]! >= shape[k]!)) {
       throw Errors.badRequest(`Chunk [${coords.join(', ')}] is outside Zarr variable "${info.path}" (shape [${shape.join(', ')}])`, where);
+    }
+    if (info.unknownCodec !== undefined) {
+      throw Errors.unsupported(`Zarr variable "${info.path}" uses the codec "${info.unknownCodec}", which this server cannot decode`, where);
     }
     const opts: TrackedGetOptions = signal === undefined ? {} : { signal };
     let chunk: zarr.Chunk<zarr.DataType>;

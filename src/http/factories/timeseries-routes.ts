@@ -17,6 +17,8 @@ import type { Bounds } from '../../geo/bounds.ts';
 import { WGS84, type Crs } from '../../geo/crs.ts';
 import { geometryBounds } from '../../geo/geometry.ts';
 import { transformBounds } from '../../geo/transform-bounds.ts';
+import { datasetGeographicBounds } from '../../geo/transform.ts';
+import type { ImageReader } from '../../readers/image-reader.ts';
 import { getTileMatrixSet } from '../../geo/tms.ts';
 import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../../granule/timeseries/size-guard.ts';
 import { runSteps } from '../../granule/timeseries/step-executor.ts';
@@ -46,6 +48,18 @@ import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
 import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_KEYS, type TimeseriesRequest } from './timeseries-plan.ts';
 
 const TAG = 'Time series';
+
+/** A step's granule search done ahead of its read (a backend may offer it; see `searchStep`). */
+export interface StepSearch {
+  /** Identifies the granules found, in order: steps with equal keys read the same mosaic. */
+  key: string;
+  count: number;
+  /** The step's reader over exactly these granules (no second search). */
+  open(signal: AbortSignal): Promise<ImageReader>;
+}
+
+/** `area`: the read's area in EPSG:4326, as the reader would search it. */
+export type StepSearcher<D extends ParamDefs> = (params: ParsedParams<D>, area: Bounds, signal: AbortSignal) => Promise<StepSearch>;
 
 /** GET /timeseries: backend-agnostic; the step list as CMR search objects. */
 export function registerTimeseriesListRoute(app: FastifyInstance, registry: RouteRegistry, services: Services): void {
@@ -95,6 +109,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
   registry: RouteRegistry,
   services: Services,
   backend: ImageBackend<D>,
+  searchStep?: StepSearcher<D>,
 ): void {
   const { prefix } = backend;
   const op = prefix.slice(1);
@@ -104,6 +119,26 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal });
   /** The request's parameters for one step: its `temporal`, everything else unchanged. */
   const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
+  /**
+   * One step's read. With a backend's `searchStep`, the search comes first and steps that found
+   * the same granules share one read (consecutive steps inside one granule's time range are the
+   * same mosaic); a step finding nothing is a 204 step without a read. Otherwise the reader
+   * searches as the single-step route does.
+   */
+  const stepRead = <T>(p: ParsedParams<D>, area: Bounds, read: (reader: ImageReader, signal: AbortSignal) => Promise<T>) => {
+    const shared = new Map<string, Promise<T>>();
+    return async (step: string, signal: AbortSignal): Promise<T> => {
+      if (searchStep === undefined) return read(await backend.open(forStep(p, step), signal), signal);
+      const found = await searchStep(forStep(p, step), area, signal);
+      if (found.count === 0) throw Errors.noData('No granule found for this step');
+      let result = shared.get(found.key);
+      if (result === undefined) {
+        result = found.open(signal).then((reader) => read(reader, signal));
+        shared.set(found.key, result);
+      }
+      return result;
+    };
+  };
 
   registerRoute(app, registry, {
     method: 'POST',
@@ -138,12 +173,10 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       const dstCrs = p.dst_crs ?? coordCrs;
       const steps = await requestSteps(p, services, undefined, signal);
       await sizeGuard(services, p, 'statistics', geometryBounds(feature.geometry), coordCrs, steps.length, signal);
+      const area = datasetGeographicBounds(coordCrs, geometryBounds(feature.geometry), WGS84);
       const results = await run(
         steps,
-        async (step, s) => {
-          const reader = await backend.open(forStep(p, step), s);
-          return (await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, s)).statistics;
-        },
+        stepRead(p, area, async (reader, s) => (await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, s)).statistics),
         signal,
       );
       const statistics: Record<string, unknown> = {};
@@ -233,10 +266,10 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         const bounds: Bounds = [p.minx, p.miny, p.maxx, p.maxy];
         const steps = await requestSteps(p, services, bounds, signal);
         await sizeGuard(services, p, 'bbox', bounds, p.coord_crs ?? WGS84, steps.length, signal);
+        const area = datasetGeographicBounds(p.coord_crs ?? WGS84, bounds, WGS84);
         const frames = await run(
           steps,
-          async (step, s): Promise<IndexedFrame> => {
-            const reader = await backend.open(forStep(p, step), s);
+          stepRead(p, area, async (reader, s): Promise<IndexedFrame> => {
             const img = await readBbox(reader, p, bounds, s);
             const shown = await post(img);
             try {
@@ -245,7 +278,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
               releaseImage(img);
               if (shown !== img) releaseImage(shown);
             }
-          },
+          }),
           signal,
         );
         const kept = frames.filter((f): f is IndexedFrame => f !== null);

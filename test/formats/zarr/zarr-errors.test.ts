@@ -3,7 +3,7 @@
  * of a 4xx kind with a JSON-able body naming what is wrong, never a crash.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -108,5 +108,81 @@ describe('broken Zarr stores', () => {
     };
     const file = await openZarr(spoiled('v3.zarr/dotkeys', { 'zarr.json': JSON.stringify(meta), 'c/0': new Uint8Array(16) }), open);
     await assert.rejects(file.root.variables.get('dotkeys')!.readChunk([0]), check('UnsupportedFeature', /codec "fancy_zip"/));
+  });
+  it('mangled .zarray fields: a RastileError at open or read, never a crash', async () => {
+    const base = {
+      zarr_format: 2,
+      shape: [3, 20, 30],
+      chunks: [1, 8, 16],
+      dtype: '<f4',
+      compressor: { id: 'zlib', level: 4 },
+      fill_value: 'NaN',
+      filters: null,
+      order: 'C',
+    };
+    const changes: Record<string, unknown>[] = [
+      { shape: 'abc' },
+      { shape: [3, 20] },
+      { chunks: null },
+      { chunks: [1, 8, -16] },
+      { chunks: [1.5, 8, 16] },
+      { dtype: 5 },
+      { dtype: '<f3' },
+      { order: 'X' },
+      { filters: 'zlib' },
+      { filters: [{ id: 'nonesuch' }] },
+      { compressor: { id: 7 } },
+      { compressor: 'zlib' },
+      { fill_value: { a: 1 } },
+      { zarr_format: 3 },
+      { dimension_separator: 7 },
+    ];
+    for (const change of changes) {
+      const dir = spoiled('v2.zarr/sst', { '.zarray': JSON.stringify({ ...base, ...change }) });
+      try {
+        const file = await openZarr(dir, open);
+        const v = file.root.variables.get(path.basename(dir).replace(/\.zarr$/, ''))!;
+        await v.readChunk(v.shape.map(() => 0)).catch((err: unknown) => assert.ok(isRastileError(err), `${JSON.stringify(change)}: ${String(err)}`));
+      } catch (err) {
+        assert.ok(isRastileError(err), `${JSON.stringify(change)}: ${String(err)}`);
+      }
+    }
+  });
+  it('mangled zarr.json fields: a RastileError at open or read, never a crash (nor an unhandled rejection)', async () => {
+    const base = JSON.parse(readFileSync(path.join(ZARR_DIR, 'v3.zarr/temp/zarr.json'), 'utf8')) as Record<string, unknown>;
+    const shard = JSON.parse(readFileSync(path.join(ZARR_DIR, 'v3.zarr/sharded/zarr.json'), 'utf8')) as {
+      codecs: [{ configuration: Record<string, unknown> }];
+    };
+    const changes: Record<string, unknown>[] = [
+      { codecs: 'gzip' },
+      { codecs: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] },
+      { codecs: [{ name: 'bytes' }, 'gzip'] },
+      { codecs: [{ name: 'sharding_indexed', configuration: { ...shard.codecs[0].configuration, codecs: [{ name: 'x' }, { name: 'y' }] } }] },
+      { codecs: [{ name: 'sharding_indexed', configuration: { ...shard.codecs[0].configuration, index_codecs: [{ name: 'x' }, { name: 'y' }] } }] },
+      { data_type: 'complex128' },
+      { chunk_grid: { name: 'rectilinear' } },
+      { chunk_key_encoding: { name: 'v9' } },
+      { shape: [-4, 10, 12] },
+      { fill_value: [1, 2] },
+    ];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown): void => void unhandled.push(err);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for (const change of changes) {
+        const dir = spoiled('v3.zarr/temp', { 'zarr.json': JSON.stringify({ ...base, ...change }) });
+        try {
+          const file = await openZarr(dir, open);
+          const v = file.root.variables.get('temp')!;
+          await v.readChunk(v.shape.map(() => 0)).catch((err: unknown) => assert.ok(isRastileError(err), `${JSON.stringify(change)}: ${String(err)}`));
+        } catch (err) {
+          assert.ok(isRastileError(err), `${JSON.stringify(change)}: ${String(err)}`);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    assert.deepEqual(unhandled.map(String), []);
   });
 });
