@@ -64,6 +64,9 @@ describe('Zarr over HTTP', () => {
       server.requests.slice(before).map((r) => r.path),
       ['/zarr/v2.zarr/sst/1.1.0'],
     );
+    const again = server.requests.length;
+    await v.readChunk([1, 1, 0]);
+    assert.equal(server.requests.length, again, 'a chunk read again comes from the byte cache');
     const missingBefore = server.requests.length;
     assert.equal(await v.readChunk([2, 2, 0]), null);
     assert.deepEqual(

@@ -111,4 +111,10 @@ describe('Zarr details', () => {
     const v3 = await openZarr(path.join(ZARR_DIR, 'v3.zarr/transposed'), open);
     assert.deepEqual((await readAll(v3.root.variables.get('transposed')!)).values, EXPECTED['v3.zarr']!.arrays['transposed']!.values);
   });
+  it('an aborted read rejects with the reason of the signal', async () => {
+    const v = variableAt(await openZarr(path.join(ZARR_DIR, 'v2.zarr'), open), 'sst');
+    const ac = new AbortController();
+    ac.abort(new Error('client went away'));
+    await assert.rejects(v.readChunk([0, 0, 0], ac.signal), /client went away/);
+  });
 });
