@@ -25,7 +25,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.argv[2] ?? 3);
 const checkout = path.resolve(process.argv[3] ?? path.join(here, '..'));
 const data = process.env.MATRIX_DATA ?? '/tmp/rastile-matrix';
-const PORT = 8766;
+// a port of its own: two helpers' matrix runs on one machine would otherwise answer each other's requests
+const PORT = Number(process.env.MATRIX_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 
 export interface Kind {
   name: string;

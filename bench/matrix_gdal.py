@@ -170,6 +170,29 @@ def run(k):
         xs, ys = warp_transform("EPSG:4326", src.crs, [k["lon"]], [k["lat"]])
         list(src.sample([(xs[0], ys[0])]))
         return None
+    if op == "feature_stats":
+        # rio-tiler's POST statistics: the part read in the geometry's CRS (dst_crs = coord_crs,
+        # EPSG:4326) at max_size, the cutline, and get_coverage_array (all-touched rasterize on
+        # a cover_scale=10 finer grid, block-summed) as statistics weights
+        geom = {"type": "Polygon", "coordinates": [k["polygon"]]}
+        b = features.bounds(geom)
+        crs = CRS.from_epsg(4326)
+        t = native(src, crs)
+        wn, hn = (b[2] - b[0]) / t.a, (b[3] - b[1]) / -t.e
+        r = max(wn, hn) / k["size"]
+        w, h = max(1, round(wn / r)), max(1, round(hn / r))
+        data, mask = warped_read(src, b, crs, w, h)
+        tr = from_bounds(*b, w, h)
+        inside = features.geometry_mask([geom], out_shape=(h, w), transform=tr, invert=True, all_touched=True)
+        s = 10
+        cover = features.rasterize([geom], out_shape=(h * s, w * s), transform=from_bounds(*b, w * s, h * s), all_touched=True, fill=0, default_value=1, dtype="uint8")
+        cover = cover.reshape(h, s, w, s).sum(-1, dtype="uint32").sum(1) / s**2
+        mask = mask & inside
+        v = data[0][mask]
+        wt = cover[mask]
+        np.average(v, weights=wt)
+        stats(data, mask)
+        return None
     if op in ("feature", "feature_stats"):
         geom = transform_geom("EPSG:4326", src.crs, {"type": "Polygon", "coordinates": [k["polygon"]]})
         b = features.bounds(geom)

@@ -22,6 +22,19 @@ export interface Config {
   cmrRetries: number;
   /** Granules read in parallel per chunk of a mosaic (titiler's MOSAIC_CONCURRENCY). */
   mosaicConcurrency: number;
+  /** Time series over granules (titiler-cmr §5): steps in flight, step cap, size-guard caps. */
+  timeseries: {
+    /** Steps executed at once per request (RASTILE_TIMESERIES_CONCURRENCY). */
+    concurrency: number;
+    /** Most steps one request may ask for (titiler-cmr's TIME_SERIES_MAX_REQUESTS, 995). */
+    maxSteps: number;
+    /** Estimated pixels per step (5.625e7) and over all steps for statistics (1.5e10) and GIFs (1e8). */
+    maxImagePixels: number;
+    maxStatisticsTotalPixels: number;
+    maxImageTotalPixels: number;
+    /** "Now" (ms since 1970) for open-ended ranges; Date.now when absent (tests freeze it). */
+    clock?: () => number;
+  };
   /** NASA Earthdata Login credentials for https granule reads (bearer token), when configured. */
   earthdata?: EarthdataAuthOptions;
   /** Cache-Control sent on successful and 4xx GET responses (TiTiler's CACHECONTROL). */
@@ -67,4 +80,25 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Directory holding the built-in demo dataset. */
   demoDir: string;
+  /** Response cache and HTTP caching classes (src/http/response-cache). Absent: no response cache, no ETags. */
+  responseCache?: ResponseCacheConfig;
+}
+
+export interface ResponseCacheConfig {
+  /** In-process store, bytes (0: none). */
+  memoryBytes: number;
+  /** `redis://…` of a Redis/Valkey shared by workers and replicas. */
+  url?: string;
+  /** Lifetime of entries in Redis, ms. */
+  ttlMs: number;
+  /** Largest response stored, bytes. */
+  maxEntryBytes: number;
+  /** Render lock lifetime, and the longest wait for another process's render, ms. */
+  lockMs: number;
+  /** Largest POST body whose response is cached, bytes. */
+  maxPostBytes: number;
+  /** Cache-Control of images (tiles, previews) whose every input is versioned. */
+  cacheControlTiles: string;
+  /** Cache-Control of 4xx answers. */
+  cacheControlErrors: string;
 }

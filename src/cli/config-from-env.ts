@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config, TrustProxy } from '../config.ts';
+import type { Config, ResponseCacheConfig, TrustProxy } from '../config.ts';
 import { earthdataAuthOptionsFromEnv } from '../sources/earthdata-auth.ts';
 import { sourceOptionsFromEnv } from '../sources/options.ts';
 
@@ -25,6 +25,14 @@ function int(v: string | undefined, fallback: number, name: string): number {
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${v}'`);
+  return n;
+}
+
+/** A non-negative number (decimal or exponent notation, e.g. `5.625e7`). */
+function num(v: string | undefined, fallback: number, name: string): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got '${v}'`);
   return n;
 }
 
@@ -70,6 +78,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     cmrTimeoutMs: int(env['RASTILE_CMR_TIMEOUT_MS'], 20_000, 'RASTILE_CMR_TIMEOUT_MS'),
     cmrRetries: int(env['RASTILE_CMR_RETRIES'], 2, 'RASTILE_CMR_RETRIES'),
     mosaicConcurrency: Math.max(1, int(env['RASTILE_MOSAIC_CONCURRENCY'], 5, 'RASTILE_MOSAIC_CONCURRENCY')),
+    timeseries: {
+      concurrency: Math.max(1, int(env['RASTILE_TIMESERIES_CONCURRENCY'], 4, 'RASTILE_TIMESERIES_CONCURRENCY')),
+      maxSteps: int(env['RASTILE_TIMESERIES_MAX_STEPS'], 995, 'RASTILE_TIMESERIES_MAX_STEPS'),
+      maxImagePixels: num(env['RASTILE_TIMESERIES_MAX_IMAGE_SIZE'], 5.625e7, 'RASTILE_TIMESERIES_MAX_IMAGE_SIZE'),
+      maxStatisticsTotalPixels: num(env['RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'], 1.5e10, 'RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'),
+      maxImageTotalPixels: num(env['RASTILE_TIMESERIES_IMAGE_MAX_TOTAL_SIZE'], 1e8, 'RASTILE_TIMESERIES_IMAGE_MAX_TOTAL_SIZE'),
+    },
     ...(earthdata !== undefined ? { earthdata } : {}),
     cacheControl: env['RASTILE_CACHE_CONTROL'] ?? 'public, max-age=3600',
     corsOrigins: env['RASTILE_CORS_ORIGINS'] ?? '*',
@@ -93,5 +108,22 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     workers: Math.max(1, int(flags.workers ?? env['RASTILE_WORKERS'], os.availableParallelism(), 'RASTILE_WORKERS')),
     shutdownTimeoutMs: int(env['RASTILE_SHUTDOWN_TIMEOUT_MS'], 25_000, 'RASTILE_SHUTDOWN_TIMEOUT_MS'),
     demoDir: DEMO_DIR,
+    responseCache: responseCacheFromEnv(env),
+  };
+}
+
+/** RASTILE_RESPONSE_CACHE_MB, RASTILE_CACHE_URL and the other response-cache settings (README "Deploying"). */
+export function responseCacheFromEnv(env: NodeJS.ProcessEnv): ResponseCacheConfig {
+  const url = env['RASTILE_CACHE_URL']?.trim() || undefined;
+  if (url !== undefined && !/^rediss?:\/\//.test(url)) throw new Error(`RASTILE_CACHE_URL must be a redis:// or rediss:// URL, got '${url}'`);
+  return {
+    memoryBytes: int(env['RASTILE_RESPONSE_CACHE_MB'], 64, 'RASTILE_RESPONSE_CACHE_MB') * MiB,
+    ...(url !== undefined ? { url } : {}),
+    ttlMs: Math.max(1, int(env['RASTILE_CACHE_TTL_S'], 86_400, 'RASTILE_CACHE_TTL_S')) * 1000,
+    maxEntryBytes: int(env['RASTILE_CACHE_MAX_ENTRY_KB'], 4096, 'RASTILE_CACHE_MAX_ENTRY_KB') * 1024,
+    lockMs: Math.max(1, int(env['RASTILE_CACHE_LOCK_MS'], 5000, 'RASTILE_CACHE_LOCK_MS')),
+    maxPostBytes: int(env['RASTILE_CACHE_MAX_POST_KB'], 64, 'RASTILE_CACHE_MAX_POST_KB') * 1024,
+    cacheControlTiles: env['RASTILE_CACHE_CONTROL_TILES'] ?? 'public, max-age=86400',
+    cacheControlErrors: env['RASTILE_CACHE_CONTROL_ERRORS'] ?? 'no-store',
   };
 }

@@ -5,7 +5,8 @@
  * heavy requests, per-request limits) stay per worker.
  *
  *   divided: cache.decodedBytes (RASTILE_BLOCK_CACHE_MB), sources.cacheBytes (RASTILE_CACHE_BYTES),
- *            limits.maxInflightBytes (RASTILE_MAX_INFLIGHT_MB)
+ *            limits.maxInflightBytes (RASTILE_MAX_INFLIGHT_MB),
+ *            responseCache.memoryBytes (RASTILE_RESPONSE_CACHE_MB; the Redis store is shared, not divided)
  *   kept:    limits.maxRequestBytes, maxBlockBytes, maxReadPixels, maxBodyBytes, heavyRequestBytes
  *            (one request's limits), maxQueue, cache.datasets, sources.maxWholeBodyBytes (one body)
  *
@@ -23,5 +24,6 @@ export function workerShare(config: Config, workers: number): Config {
     sources: { ...config.sources, cacheBytes: part(config.sources.cacheBytes) },
     cache: { ...config.cache, decodedBytes: part(config.cache.decodedBytes) },
     limits: { ...config.limits, maxInflightBytes: part(config.limits.maxInflightBytes) },
+    ...(config.responseCache !== undefined ? { responseCache: { ...config.responseCache, memoryBytes: part(config.responseCache.memoryBytes) } } : {}),
   };
 }

@@ -10,7 +10,7 @@ export interface SniffedFormat {
   hint: string;
 }
 
-const ARRAY_HINT = 'NetCDF/HDF5/Zarr files are read by an array backend (/zarr), which this server does not have yet';
+const ARRAY_HINT = 'NetCDF/HDF5/Zarr files are read by the array routes: /zarr?url=…&variable=…';
 const CONVERT_HINT = '/cog reads GeoTIFF/COG only: convert it first (e.g. gdal_translate -of COG)';
 
 const startsWith = (b: Uint8Array, at: number, magic: readonly number[]): boolean => b.length >= at + magic.length && magic.every((v, i) => b[at + i] === v);
@@ -36,7 +36,7 @@ export function sniffFormat(head: Uint8Array): SniffedFormat | null {
   if (startsWith(head, 0, ascii('RIFF')) && startsWith(head, 8, ascii('WEBP'))) return { name: 'a WebP image', hint: CONVERT_HINT };
   if (startsWith(head, 0, ascii('GRIB'))) return { name: 'a GRIB file', hint: CONVERT_HINT };
   if (startsWith(head, 0, ascii('PK')) && [3, 5, 7].includes(head[2] ?? -1)) {
-    return { name: 'a ZIP archive', hint: 'a zipped dataset is not read by /cog (a zipped Zarr store needs the array backend, /zarr, not available yet)' };
+    return { name: 'a ZIP archive', hint: 'a zipped dataset is not read by /cog (zipped Zarr stores are not read either)' };
   }
   if (startsWith(head, 0, [0x1f, 0x8b]))
     return { name: 'gzip-compressed data', hint: '/cog reads uncompressed GeoTIFF/COG files (their blocks may be compressed inside)' };
@@ -47,7 +47,7 @@ export function sniffFormat(head: Uint8Array): SniffedFormat | null {
   }
   if (text.startsWith('<?xml') || text.startsWith('<')) return { name: 'an XML document', hint: CONVERT_HINT };
   if (text.startsWith('{') || text.startsWith('[')) {
-    return { name: 'a JSON document', hint: 'a STAC item is read by /stac, a Zarr store by /zarr (not available yet)' };
+    return { name: 'a JSON document', hint: 'a STAC item is read by /stac, a Zarr store by /zarr' };
   }
   return null;
 }

@@ -26,17 +26,24 @@ const READABLE_EXTENSIONS = new Set(['.tif', '.tiff', '']);
 /** Whether the raster backend can read the asset's file (by its extension). */
 export const isReadableAsset = (a: GranuleAsset): boolean => READABLE_EXTENSIONS.has((a.ext ?? '').toLowerCase());
 
-export function granuleItem(granule: Granule, assets: readonly GranuleAsset[]): StacItem {
+/**
+ * The granule as an item of its readable assets (`readable`: the raster backend's GeoTIFF test by
+ * default; the array backend reads any data file and lets the file's own bytes decide).
+ */
+export function granuleItem(granule: Granule, assets: readonly GranuleAsset[], readable: (a: GranuleAsset) => boolean = isReadableAsset): StacItem {
   const map = new Map<string, StacAsset>();
   for (const a of assets) {
     const href = assetHref(a);
-    if (href === undefined || !isReadableAsset(a)) continue;
+    if (href === undefined || !readable(a)) continue;
     map.set(a.key, { name: a.key, href, bands: [] });
   }
   if (map.size === 0) {
-    throw Errors.missingAssets(`No valid asset found in granule '${granule.granuleUr}': no GeoTIFF data file (asset media types not supported)`, {
-      context: { granule: granule.granuleUr },
-    });
+    throw Errors.missingAssets(
+      `No valid asset found in granule '${granule.granuleUr}': no ${readable === isReadableAsset ? 'GeoTIFF ' : ''}data file (asset media types not supported)`,
+      {
+        context: { granule: granule.granuleUr },
+      },
+    );
   }
   const bbox: Bounds = granule.bbox ?? [...WORLD_BOUNDS];
   return {

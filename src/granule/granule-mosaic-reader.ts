@@ -47,6 +47,8 @@ export interface GranuleMosaicOptions {
   openAsset: AssetOpener;
   layer: GranuleLayer;
   pixelSelection: PixelSelectionName;
+  /** Which assets the backend can read (default: GeoTIFF files, `isReadableAsset`). */
+  readableAsset?: (asset: GranuleAsset) => boolean;
   /** Granules read in parallel per chunk. */
   concurrency: number;
   /** Search bounds in EPSG:4326 (info, tilejson, tilesets). */
@@ -179,7 +181,7 @@ export class GranuleMosaicReader implements ImageReader {
   /** Opens one granule as a multi-asset reader and runs `read`; errors name the granule. */
   private async granuleRead<T>(granule: Granule, read: (reader: StacReader) => Promise<T>): Promise<T> {
     try {
-      const item = granuleItem(granule, this.o.assets(granule));
+      const item = granuleItem(granule, this.o.assets(granule), this.o.readableAsset);
       const selected = selectAssets(item, this.o.layer.assets, { allowAll: false });
       const reader = new StacReader(item, selected, this.o.openAsset, { expression: this.o.layer.expression, assetAsBand: this.o.layer.assetAsBand });
       return await read(reader);

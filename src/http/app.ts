@@ -12,11 +12,16 @@ import { registerStacRouter } from './factories/stac-router.ts';
 import { registerGranuleLegacyRedirects } from './factories/granule-legacy-redirects.ts';
 import { registerGranuleListingRoutes } from './factories/granule-listing-routes.ts';
 import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
+import { registerZarrRouter } from './factories/zarr-router.ts';
+import { registerGranuleArrayRouter } from './factories/granule-array-router.ts';
+import { registerCompatibilityRoute } from './factories/compatibility-route.ts';
+import { registerTimeseriesListRoute } from './factories/timeseries-routes.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
 import { registerTmsRoutes } from './factories/tms-routes.ts';
 import { installLifecycleHeaders, Lifecycle } from './lifecycle.ts';
 import { loggerOptions } from './logger.ts';
+import { installResponseCache } from './response-cache/route-cache.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -52,6 +57,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   installAdmission(app, config.limits);
   installResponseHeaders(app, config);
   installLifecycleHeaders(app, lifecycle);
+  installResponseCache(app, config.responseCache, services);
 
   registerAppRoutes(app, registry, lifecycle);
   registerTmsRoutes(app, registry);
@@ -62,7 +68,11 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerCogRouter(app, registry, services, '/cog');
   registerStacRouter(app, registry, services, '/stac');
   registerGranuleRasterRouter(app, registry, services, '/raster');
+  registerZarrRouter(app, registry, services, '/zarr');
+  registerGranuleArrayRouter(app, registry, services, '/array');
+  registerCompatibilityRoute(app, registry, services);
   registerGranuleListingRoutes(app, registry, services);
+  registerTimeseriesListRoute(app, registry, services);
   // Last: 0.x granule-search URLs (only paths no router above matches).
   registerGranuleLegacyRedirects(app, registry);
   return app;
@@ -73,6 +83,10 @@ function installResponseHeaders(app: FastifyInstance, config: Config): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (config.corsOrigins) reply.header('access-control-allow-origin', config.corsOrigins);
     const method = request.method;
+    // Errors are not kept by caches for long: a 404 must not outlive the file's arrival (issue 12).
+    if ((method === 'GET' || method === 'HEAD') && reply.statusCode >= 400 && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', config.responseCache?.cacheControlErrors ?? 'no-store');
+    }
     if (
       config.cacheControl &&
       (method === 'GET' || method === 'HEAD') &&

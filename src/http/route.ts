@@ -6,6 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestDeadline } from './admission.ts';
 import { retryIfSourceChanged } from '../sources/version.ts';
+import { recordRequestInput } from '../util/read-set.ts';
+import { serveThroughCache } from './response-cache/route-cache.ts';
 import { parseParams, type JsonSchema, type ParamDefs, type ParsedParams } from './validation/params.ts';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -17,11 +19,9 @@ declare module 'fastify' {
   }
 }
 
-/** What a handler returns: JSON data, or a prepared binary/text body. */
-export type HandlerResult =
-  | { kind: 'json'; data: unknown; contentType?: string; status?: number; headers?: Record<string, string> }
-  | { kind: 'body'; body: Buffer | string; contentType: string; status?: number; headers?: Record<string, string> }
-  | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 };
+import type { HandlerResult } from './handler-result.ts';
+
+export type { HandlerResult } from './handler-result.ts';
 
 export interface HandlerContext<D extends ParamDefs> {
   params: ParsedParams<D>;
@@ -53,6 +53,10 @@ export interface RouteSpec<D extends ParamDefs = ParamDefs> {
   responses: Record<number, ResponseDoc>;
   /** false: the configured Cache-Control is not added (TiTiler leaves /healthz uncached). */
   cacheControl?: false;
+  /** Response cache key (response-cache/route-cache.ts): 'url' when the answer echoes the query string. */
+  cacheKey?: 'params' | 'url';
+  /** Request headers the answer depends on (lower case): part of the cache key, sent as `Vary`. */
+  vary?: readonly string[];
   handler: (ctx: HandlerContext<D>) => Promise<HandlerResult>;
 }
 
@@ -126,8 +130,22 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
         const signal = deadline ? AbortSignal.any([controller.signal, deadline]) : controller.signal;
         // A dataset that changed while it was read is re-opened by the next attempt: the answer
         // comes whole from the new version, never mixed (src/sources/version.ts).
-        const result = await retryIfSourceChanged(() => spec.handler({ params, body: request.body, request, reply, baseUrl: requestBaseUrl(request), signal }));
-        return sendResult(reply, result);
+        const baseUrl = requestBaseUrl(request);
+        const ctx: HandlerContext<D> = {
+          params,
+          body: request.body,
+          request,
+          reply,
+          // Links built from the request's host make the cached answer depend on it.
+          get baseUrl() {
+            recordRequestInput('base');
+            return baseUrl;
+          },
+          signal,
+        };
+        const render = (): Promise<HandlerResult> => retryIfSourceChanged(() => spec.handler(ctx));
+        const result = await serveThroughCache(spec, params, request, reply, signal, baseUrl, render);
+        return result === null ? reply.code(304).send() : sendResult(reply, result);
       } finally {
         reply.raw.off('close', onClose);
       }

@@ -11,6 +11,13 @@ import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
 import { DatasetCache } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
+import { ChunkCache } from '../formats/array/chunk-cache.ts';
+import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
+import type { ArraySelection } from '../formats/array/open-array-grid.ts';
+import { openNetcdf3 } from '../formats/netcdf3/open-netcdf3.ts';
+import { openHdf5 } from '../formats/hdf5/open-hdf5.ts';
+import { openZarr } from '../formats/zarr/open-zarr.ts';
+import { localZarrLister } from '../formats/zarr/local-listing.ts';
 
 export interface Services {
   config: Config;
@@ -18,10 +25,16 @@ export interface Services {
   blockCache: BlockCache;
   /** A GeoTIFF, opened once per location (cached), as a reader over its GridDataset. */
   openCog(url: string, signal?: AbortSignal): Promise<GridReader>;
+  /** HDF5/NetCDF/Zarr files: opened files, their listings (/zarr/variables…). */
+  arrays: ArrayOpener;
+  /** A selection of variables of an array file as a reader over its GridDataset (cached per file version and selection). */
+  openArray(url: string, selection: ArraySelection, signal?: AbortSignal): Promise<GridReader>;
   /** NASA CMR granule search (granule-search routers). */
   cmr: CmrClient;
   /** Earthdata Login bearer tokens for https granule reads, when credentials are configured. */
   earthdata?: EarthdataAuth;
+  /** The current version of an input a response read (src/util/read-set.ts), for the response cache. */
+  currentVersion?(kind: string, location: string, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 export interface ServiceHooks {
@@ -49,6 +62,19 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     tiffGridVersions(tiffContext), // a dataset changed in place is opened again (src/sources/version.ts)
   );
   const limits = { maxReadPixels: config.limits.maxReadPixels };
+  // Arrays: decoded chunks share the TIFF block cache (one budget); a chunk may not exceed what one request may hold.
+  const arrays = new ArrayOpener({
+    sources,
+    chunkCache: new ChunkCache(blockCache, config.limits.maxRequestBytes),
+    formats: {
+      hdf5: (source, signal) => openHdf5(source, signal),
+      netcdf3: (source, signal) => openNetcdf3(source, signal),
+      zarr: (location, signal) => openZarr(location, (l, s) => sources.open(l, s), signal, { list: localZarrLister(config.sources.localRoots) }),
+    },
+  });
+  const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions(), 'array');
+  // The response cache's validators: each recorded dataset is checked by the cache that opened it.
+  const byKind = new Map([datasets, arrayDatasets].map((c) => [c.readKind, c]));
   return {
     config,
     sources,
@@ -56,7 +82,12 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     async openCog(url, signal) {
       return new GridReader(await datasets.open(url, signal), limits, hooks.onReadPlan);
     },
+    arrays,
+    async openArray(url, selection, signal) {
+      return new GridReader(await arrayDatasets.open(arrayDatasetKey(url, selection), signal), limits, hooks.onReadPlan);
+    },
     cmr,
+    currentVersion: async (kind, location, signal) => byKind.get(kind)?.currentVersion(location, signal),
     ...(earthdata !== undefined ? { earthdata } : {}),
   };
 }

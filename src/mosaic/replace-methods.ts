@@ -16,6 +16,8 @@ import type { ImageData } from '../raster/image-data.ts';
 import { castArray } from '../raster/cast-array.ts';
 import { promoteDtypes } from '../raster/dtype-promote.ts';
 import { Errors } from '../errors.ts';
+import { bytesPerSample } from '../dtype.ts';
+import { chargeRequest } from '../util/request-budget.ts';
 import { assertSameBands, mosaicImage } from './mosaic-image.ts';
 import type { PixelSelection } from './pixel-selection-type.ts';
 
@@ -43,6 +45,11 @@ export function createReplaceMethod(name: ReplaceName): PixelSelection {
         }
         first = img;
         dtype = img.dtype;
+        // the mosaic's own copy of the bands and masks (+ the decision mask of lastband*)
+        chargeRequest(
+          img.width * img.height * (img.bands.length * (bytesPerSample(dtype) + 1) + 1),
+          `pixel_selection=${name} mosaic of ${img.bands.length} band(s) of ${img.width}×${img.height}`,
+        );
         bands = img.bands.map((b) => castArray(b, dtype, { copy: true })); // the mosaic owns its arrays
         masks = img.masks.map((m) => m.slice());
         return;

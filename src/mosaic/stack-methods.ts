@@ -4,7 +4,8 @@
  * by reference (never written to) and reduced once in `result()`, band by band, pixel by pixel,
  * with one scratch buffer for the samples of a pixel.
  */
-import { allocate, isFloat, type DType, type TypedArray } from '../dtype.ts';
+import { allocate, bytesPerSample, isFloat, type DType, type TypedArray } from '../dtype.ts';
+import { chargeRequest } from '../util/request-budget.ts';
 import type { ImageData } from '../raster/image-data.ts';
 import { assertSameBands, mosaicImage } from './mosaic-image.ts';
 import type { PixelSelection } from './pixel-selection-type.ts';
@@ -28,6 +29,11 @@ export function createStackMethod(name: StackName): PixelSelection {
       // of floats keeps the float width.
       const dtype: DType = name === 'stdev' ? (first.dtype === 'float32' ? 'float32' : 'float64') : first.dtype;
       const n = first.width * first.height;
+      // per band: the output and its mask; while a band is reduced: sums, counts, squares (mean/stdev)
+      chargeRequest(
+        first.bands.length * n * (bytesPerSample(dtype) + 1) + n * 20,
+        `pixel_selection=${name} over ${stack.length} items of ${first.bands.length} band(s) of ${first.width}×${first.height}`,
+      );
       const scratch = new Float64Array(stack.length);
       const bands: TypedArray[] = [];
       const masks: Uint8Array[] = [];
@@ -141,6 +147,7 @@ function countImage(stack: readonly ImageData[]): ImageData {
   const first = stack[0];
   const n = first.width * first.height;
   const dtype: DType = stack.length < 256 ? 'uint8' : 'uint32';
+  chargeRequest(n * (bytesPerSample(dtype) + 1), `pixel_selection=count over ${stack.length} items of ${first.width}×${first.height}`);
   const out = allocate(dtype, n);
   for (const img of stack) {
     const m = img.masks[0];

@@ -99,8 +99,14 @@ function unionSpans(starts: Int32Array, ends: Int32Array, n: number, emit: (a: n
     emit(starts[0], ends[0]);
     return;
   }
-  starts.subarray(0, n).sort();
-  ends.subarray(0, n).sort();
+  if (n <= 32) {
+    // a row crosses a few edges: insertion sort (TypedArray#sort costs a call and a copy per row, of 10× finer rows)
+    insertionSort(starts, n);
+    insertionSort(ends, n);
+  } else {
+    starts.subarray(0, n).sort();
+    ends.subarray(0, n).sort();
+  }
   let i = 0;
   let j = 0;
   let depth = 0;
@@ -113,6 +119,18 @@ function unionSpans(starts: Int32Array, ends: Int32Array, n: number, emit: (a: n
       if (--depth === 0) emit(segStart, ends[j]);
       j++;
     }
+  }
+}
+
+function insertionSort(a: Int32Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= 0 && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = v;
   }
 }
 
@@ -153,16 +171,18 @@ function scanGeometry(geom: PixelGeometry, W: number, H: number, scale: number, 
   }
   let starts = new Int32Array(64);
   let ends = new Int32Array(64);
+  let n = 0;
+  // one closure for all rows (a row of a 10× finer coverage grid is cheap; an allocation per row is not)
+  const push = (a: number, b: number): void => {
+    if (n === starts.length) {
+      starts = grow(starts);
+      ends = grow(ends);
+    }
+    starts[n] = a;
+    ends[n++] = b + 1;
+  };
   for (let row = rowMin; row <= rowMax; row++) {
-    let n = 0;
-    const push = (a: number, b: number): void => {
-      if (n === starts.length) {
-        starts = grow(starts);
-        ends = grow(ends);
-      }
-      starts[n] = a;
-      ends[n++] = b + 1;
-    };
+    n = 0;
     for (const f of fills) f.spans(row, push);
     for (let k = byRow.offsets[row]; k < byRow.offsets[row + 1]; k++) {
       const r = byRow.order[k];

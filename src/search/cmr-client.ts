@@ -23,6 +23,7 @@ import { CoverageTracker } from './coverage.ts';
 import { footprintKey } from './footprint-key.ts';
 import { parseGranule } from './parse-granule.ts';
 import type { Granule, GranuleQuery, SearchArea } from './types.ts';
+import { markUnversionedRead } from '../util/read-set.ts';
 
 export interface CmrClientOptions {
   /** RASTILE_CMR_URL, e.g. https://cmr.earthdata.nasa.gov (a trailing `/search` is accepted too). */
@@ -119,6 +120,7 @@ export class CmrClient {
   }
 
   private async page(path: string, params: Array<[string, string]>, searchAfter: string | null, what: string, signal?: AbortSignal): Promise<CmrPage> {
+    markUnversionedRead('a CMR search result has no version'); // the response cache must not keep it
     const url = `${this.searchUrl}/${path}?${new URLSearchParams(params).toString()}`;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `rastile/${RASTILE_VERSION}` };
     if (this.options.clientId !== undefined && this.options.clientId !== '') headers['client-id'] = this.options.clientId;

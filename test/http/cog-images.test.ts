@@ -217,11 +217,11 @@ describe('point', () => {
 });
 
 describe('tiles: formats and edge cases', () => {
-  it('outside the dataset → 404 with TiTiler detail and Cache-Control', async () => {
+  it('outside the dataset → 404 with TiTiler detail, not kept by caches (no-store, issue 12)', async () => {
     const r = await server.get(`/cog/tiles/WebMercatorQuad/15/0/0?url=${UINT16}`);
     assert.equal(r.status, 404);
     assert.deepEqual(await r.json(), { detail: 'Tile(x=0, y=0, z=15) is outside bounds' });
-    assert.equal(r.headers.get('cache-control'), 'private, max-age=3600');
+    assert.equal(r.headers.get('cache-control'), 'no-store');
   });
 
   it('every format; jp2 is a clear 400', async () => {

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { rename, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
@@ -144,6 +144,36 @@ describe('datasets changed between requests', () => {
       s3.requests.some((r) => r.outcome === 'PreconditionFailed'),
       'the change was seen as a 412 to If-Match',
     );
+  });
+
+  it('a sidecar appearing or vanishing later is seen at once, also in a directory whose listing was cached', async () => {
+    const dir = path.join(tree.dir, 'sidecars');
+    await mkdir(dir);
+    const file = path.join(dir, 'dem.tif');
+    await copyFile(fixture('realfiles', 'dem_pam.tif'), file);
+    const old = new Date(Date.now() - 120_000);
+    await utimes(file, old, old);
+    await utimes(dir, old, old); // a settled directory: its absent sidecars are remembered
+    type Info = { band_metadata: Array<[string, Record<string, string>]> };
+    const stats = async (): Promise<Record<string, string>> => {
+      const r = await server.getJson<Info>(`/cog/info?url=${q(file)}`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.band_metadata[0][1];
+    };
+    assert.equal((await stats()).STATISTICS_MAXIMUM, undefined);
+    assert.equal((await stats()).STATISTICS_MAXIMUM, undefined);
+    await copyFile(fixture('realfiles', 'dem_pam.tif.aux.xml'), `${file}.aux.xml`);
+    assert.equal((await stats()).STATISTICS_MAXIMUM, '2500');
+    // the directory's mtime put back into the past (but not to the remembered one): still seen
+    await utimes(dir, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    assert.equal((await stats()).STATISTICS_MAXIMUM, '2500');
+    await unlink(`${file}.aux.xml`);
+    assert.equal((await stats()).STATISTICS_MAXIMUM, undefined);
+    await utimes(dir, new Date(Date.now() - 30_000), new Date(Date.now() - 30_000));
+    assert.equal((await stats()).STATISTICS_MAXIMUM, undefined);
+    await copyFile(fixture('realfiles', 'dem_pam.tif.aux.xml'), `${file}.aux.xml`);
+    await utimes(dir, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+    assert.equal((await stats()).STATISTICS_MAXIMUM, '2500');
   });
 
   it('race: tiles requested while the file is replaced are each the whole old or the whole new tile', async () => {

@@ -40,11 +40,11 @@ describe('HTML list pages escape links built from forwarded headers', () => {
 });
 
 describe('cache and 404 behaviour of non-declared routes', () => {
-  it('/healthz opts out of Cache-Control; other GETs (even 404s) get it', async () => {
+  it('/healthz opts out of Cache-Control; other GETs get it; 404s are no-store (issue 12)', async () => {
     assert.equal((await server.get('/healthz')).headers.get('cache-control'), null);
     const nf = await server.get('/healthzz');
     assert.equal(nf.status, 404);
-    assert.equal(nf.headers.get('cache-control'), 'private, max-age=3600');
+    assert.equal(nf.headers.get('cache-control'), 'no-store');
   });
 
   it('unknown static files are the JSON 404', async () => {

@@ -126,7 +126,7 @@ describe('not a TIFF: the format found is named', () => {
       assert.equal(r.status, 400);
       assert.match(
         r.body.detail,
-        new RegExp(`is not a TIFF file: it is ${format}; NetCDF/HDF5/Zarr files are read by an array backend \\(/zarr\\), which this server does not have yet`),
+        new RegExp(`is not a TIFF file: it is ${format}; NetCDF/HDF5/Zarr files are read by the array routes: /zarr\\?url=…&variable=…`),
       );
     });
   }

@@ -167,9 +167,9 @@ describe('422 validation errors', () => {
     assert.deepEqual(issues.map((i) => i.loc.join('.')).sort(), ['query.categorical', 'query.max_size', 'query.url']);
   });
 
-  it('422 responses carry Cache-Control like TiTiler', async () => {
+  it('422 responses are not kept by caches (no-store: unlike TiTiler, issue 12)', async () => {
     const r = await server.get('/cog/info');
     assert.equal(r.status, 422);
-    assert.equal(r.headers.get('cache-control'), 'private, max-age=3600');
+    assert.equal(r.headers.get('cache-control'), 'no-store');
   });
 });

@@ -75,7 +75,7 @@ export async function planVariable(
   cache: ChunkCache,
   signal?: AbortSignal,
 ): Promise<VariablePlan> {
-  const decoding = cfDecoding(v);
+  const decoding = cfDecoding(v, file.driver === 'Zarr');
   if (decoding === null)
     throw Errors.badRequest(`Variable '${v.name}' holds ${v.dtype === 'string' ? 'strings' : 'non-numeric values'}: it cannot be read as a grid`);
   const { x, y } = spatialAxesOf(chain, v);

@@ -45,7 +45,7 @@ export async function decodeAttribute(ctx: FileContext, a: RawAttribute, signal?
   }
   if (dt.kind === 'string') {
     const values: string[] = [];
-    for (let i = 0; i < n; i++) values.push(fixedString(a.data.subarray(i * dt.size, (i + 1) * dt.size)));
+    for (let i = 0; i < n; i++) values.push(fixedString(a.data.subarray(i * dt.size, (i + 1) * dt.size), dt.padding === 2));
     return scalar ? values[0] : values;
   }
   if (dt.kind === 'vlen-string') {
@@ -57,8 +57,9 @@ export async function decodeAttribute(ctx: FileContext, a: RawAttribute, signal?
 
 const isBoolEnum = (dt: Datatype): boolean => dt.members.length === 2 && dt.members.some(([k]) => k === 'FALSE') && dt.members.some(([k]) => k === 'TRUE');
 
-function fixedString(b: Uint8Array): string {
-  return decodeText(b).replace(/ +$/, '');
+function fixedString(b: Uint8Array, spacePadded: boolean): string {
+  const text = decodeText(b);
+  return spacePadded ? text.replace(/ +$/, '') : text;
 }
 
 /** The bytes of one variable-length element (length, global heap collection, index). */

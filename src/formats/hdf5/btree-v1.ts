@@ -41,12 +41,17 @@ export function readBTreeV1Node(ctx: FileContext, address: number, type: number,
 }
 
 /** Every leaf child address of a group B-tree (symbol table node addresses), in order. */
-export async function groupBTreeLeaves(ctx: FileContext, address: number, signal?: AbortSignal, depth = 0): Promise<number[]> {
-  if (depth > 64) throw Errors.invalidFormat(`HDF5 v1 B-tree at ${address}: too deep (a cycle?)`);
-  const node = await readBTreeV1Node(ctx, address, 0, ctx.sizeOfLengths, signal);
-  if (node.level === 0) return node.children;
-  const parts = await Promise.all(node.children.map((c) => groupBTreeLeaves(ctx, c, signal, depth + 1)));
-  return parts.flat();
+export async function groupBTreeLeaves(ctx: FileContext, root: number, signal?: AbortSignal): Promise<number[]> {
+  const seen = new Set<number>();
+  const walk = async (address: number, depth: number): Promise<number[]> => {
+    if (depth > 64 || seen.has(address)) throw Errors.invalidFormat(`HDF5 v1 B-tree at ${root}: a node is reached twice (a cycle?)`);
+    seen.add(address);
+    const node = await readBTreeV1Node(ctx, address, 0, ctx.sizeOfLengths, signal);
+    if (node.level === 0) return node.children;
+    const parts = await Promise.all(node.children.map((c) => walk(c, depth + 1)));
+    return parts.flat();
+  };
+  return walk(root, 0);
 }
 
 export interface ChunkRecord {

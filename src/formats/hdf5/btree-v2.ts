@@ -84,7 +84,10 @@ function readNode(ctx: FileContext, tree: BTreeV2, address: number, level: numbe
 /** Every record of the tree, in key order. */
 export async function allRecords(ctx: FileContext, tree: BTreeV2, signal?: AbortSignal): Promise<Uint8Array[]> {
   if (tree.rootRecords === 0 || tree.root < 0) return [];
+  const seen = new Set<number>();
   const walk = async (address: number, level: number, count: number): Promise<Uint8Array[]> => {
+    if (seen.has(address)) throw Errors.invalidFormat(`HDF5 v2 B-tree at ${tree.address}: a node is reached twice (a cycle?)`);
+    seen.add(address);
     const node = await readNode(ctx, tree, address, level, count, signal);
     if (level === 0) return node.records;
     const below = await Promise.all(node.children.map((ch) => walk(ch.address, level - 1, ch.records)));

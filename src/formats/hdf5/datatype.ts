@@ -23,6 +23,8 @@ export interface Datatype {
   dims: number[];
   /** Enum members (name → value). */
   members: Array<[string, number]>;
+  /** Strings: 0 null-terminated, 1 null-padded, 2 space-padded. */
+  padding?: number;
 }
 
 const CLASS_NAMES = ['fixed-point', 'floating-point', 'time', 'string', 'bitfield', 'opaque', 'compound', 'reference', 'enum', 'variable-length', 'array'];
@@ -54,6 +56,7 @@ export function parseDatatype(c: Cursor, depth = 0): Datatype {
       break;
     case 3:
       dt.kind = 'string';
+      dt.padding = b0 & 0x0f;
       break;
     case 4:
       c.skip(4, 'bitfield properties');

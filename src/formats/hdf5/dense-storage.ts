@@ -1,4 +1,5 @@
 /** Dense links and attributes: a fractal heap of messages indexed by a v2 B-tree of names. */
+import { isRastileError } from '../../errors.ts';
 import { Cursor } from './bytes.ts';
 import { allRecords, readBTreeV2 } from './btree-v2.ts';
 import type { FileContext } from './file-context.ts';
@@ -19,12 +20,18 @@ export async function denseAttributes(ctx: FileContext, info: DenseInfo, what: s
       const id = c.bytesAt(8, 'heap ID');
       c.u8('message flags');
       const order = c.u32('creation order');
-      const bytes = await heapObject(ctx, heap, id, signal);
-      return { order, attr: parseAttribute(bytes, sizesOf(ctx), what) };
+      try {
+        const bytes = await heapObject(ctx, heap, id, signal);
+        return { order, attr: parseAttribute(bytes, sizesOf(ctx), what) };
+      } catch (err) {
+        if (isRastileError(err, 'UnsupportedFeature')) return null; // left out, the file still opens
+        throw err;
+      }
     }),
   );
-  found.sort((a, b) => a.order - b.order);
-  return found.map((f) => f.attr);
+  const kept = found.filter((f) => f !== null);
+  kept.sort((a, b) => a.order - b.order);
+  return kept.map((f) => f.attr);
 }
 
 /** The links in dense storage (creation order when tracked, else name order). */

@@ -75,10 +75,23 @@ export function unshuffle(src: Uint8Array, size: number): Uint8Array {
   if (size <= 1 || src.length < size) return src;
   const n = Math.floor(src.length / size);
   const out = new Uint8Array(src.length);
-  for (let k = 0; k < size; k++) {
-    const plane = k * n;
-    for (let i = 0, j = k; i < n; i++, j += size) out[j] = src[plane + i];
-  }
+  if (size === 2) {
+    for (let i = 0, j = 0; i < n; i++, j += 2) {
+      out[j] = src[i];
+      out[j + 1] = src[n + i];
+    }
+  } else if (size === 4) {
+    for (let i = 0, j = 0; i < n; i++, j += 4) {
+      out[j] = src[i];
+      out[j + 1] = src[n + i];
+      out[j + 2] = src[2 * n + i];
+      out[j + 3] = src[3 * n + i];
+    }
+  } else
+    for (let k = 0; k < size; k++) {
+      const plane = k * n;
+      for (let i = 0, j = k; i < n; i++, j += size) out[j] = src[plane + i];
+    }
   out.set(src.subarray(n * size), n * size); // leftover bytes are stored as is
   return out;
 }

@@ -1,10 +1,12 @@
 /**
  * Fractal heaps ("FRHP"): where dense links and attributes keep their messages. Objects are
  * found from their heap IDs: managed objects through the doubling table of direct and indirect
- * blocks (read on demand), tiny objects inside the ID. Huge objects and filtered heaps are refused.
+ * blocks (read on demand), tiny objects inside the ID, huge objects by address (in the ID or
+ * their v2 B-tree). Filtered heaps are refused.
  */
 import { Errors } from '../../errors.ts';
 import { Cursor, UNDEF } from './bytes.ts';
+import { findRecord, readBTreeV2 } from './btree-v2.ts';
 import type { FileContext } from './file-context.ts';
 
 export interface FractalHeap {
@@ -22,6 +24,8 @@ export interface FractalHeap {
   rootAddress: number;
   rootRows: number;
   maxDirectRows: number;
+  /** v2 B-tree of "huge" objects (too big for a direct block), UNDEF when none. */
+  hugeTree: number;
 }
 
 const log2 = (n: number): number => Math.round(Math.log2(n));
@@ -39,7 +43,7 @@ export function readFractalHeap(ctx: FileContext, address: number, signal?: Abor
     const flags = c.u8('flags');
     const maxManaged = c.u32('max managed object size');
     c.uint(l, 'next huge ID');
-    c.uint(o, 'huge object B-tree address', true);
+    const hugeTree = c.uint(o, 'huge object B-tree address', true);
     c.uint(l, 'free space');
     c.uint(o, 'free space manager address', true);
     c.skip(6 * l, 'managed and huge space statistics');
@@ -73,6 +77,7 @@ export function readFractalHeap(ctx: FileContext, address: number, signal?: Abor
       rootAddress,
       rootRows,
       maxDirectRows,
+      hugeTree,
     };
   });
 }
@@ -92,7 +97,7 @@ export async function heapObject(ctx: FileContext, heap: FractalHeap, id: Uint8A
     const len = extended ? (((first & 0x0f) << 8) | c.u8('tiny length')) + 1 : (first & 0x0f) + 1;
     return c.bytesAt(len, 'tiny object');
   }
-  if (type === 1) throw Errors.unsupported(`HDF5 ${what}: "huge" heap objects are not supported`);
+  if (type === 1) return hugeObject(ctx, heap, c, signal);
   if (type !== 0) throw Errors.invalidFormat(`HDF5 ${what}: unknown heap ID type ${type}`);
   if (heap.filtered) throw Errors.unsupported(`HDF5 ${what}: filtered fractal heaps are not supported`);
   const offset = c.uint(heap.offsetSize, 'heap offset');
@@ -146,4 +151,33 @@ async function locate(
     rowStart += w * size;
   }
   throw Errors.invalidFormat(`HDF5 ${what}: heap offset ${target} is beyond the block`);
+}
+
+/** A "huge" object: its address and length in the ID itself, or found by ID in the heap's v2 B-tree. */
+async function hugeObject(ctx: FileContext, heap: FractalHeap, c: Cursor, signal?: AbortSignal): Promise<Uint8Array> {
+  const what = `fractal heap at ${heap.address} huge object`;
+  if (heap.filtered) throw Errors.unsupported(`HDF5 ${what}: filtered huge objects are not supported`);
+  const o = ctx.sizeOfOffsets;
+  const l = ctx.sizeOfLengths;
+  if (heap.idLength - 1 >= o + l) {
+    const address = c.uint(o, 'huge object address');
+    return ctx.read(address, c.uint(l, 'huge object length'), what, signal);
+  }
+  const id = c.uint(Math.min(heap.idLength - 1, 8), 'huge object ID');
+  if (heap.hugeTree === UNDEF) throw Errors.invalidFormat(`HDF5 ${what}: no huge object index`);
+  const tree = await readBTreeV2(ctx, heap.hugeTree, signal);
+  if (tree.type !== 1) throw Errors.unsupported(`HDF5 ${what}: huge object index of type ${tree.type} is not supported`);
+  const rec = await findRecord(
+    ctx,
+    tree,
+    (r) => {
+      const key = new Cursor(r, what, o + l).uint(l, 'huge object ID');
+      return key === id ? 0 : key < id ? -1 : 1;
+    },
+    signal,
+  );
+  if (rec === null) throw Errors.invalidFormat(`HDF5 ${what}: ID ${id} not in its index`);
+  const r = new Cursor(rec, what);
+  const address = r.uint(o, 'huge object address');
+  return ctx.read(address, r.uint(l, 'huge object length'), what, signal);
 }

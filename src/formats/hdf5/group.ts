@@ -3,7 +3,7 @@
  * fractal heap), attributes (compact and dense), datasets as variables. Objects reached twice
  * (hard-link cycles) are visited once.
  */
-import { Errors } from '../../errors.ts';
+import { Errors, isRastileError } from '../../errors.ts';
 import type { ArrayGroup, AttrValue } from '../array/array-model.ts';
 import { decodeAttribute } from './attr-values.ts';
 import { datasetInfo, isDataset } from './dataset-info.ts';
@@ -46,7 +46,10 @@ export async function walkGroup(w: Walk, address: number, name: string, path: st
       const child = await readObjectHeader(w.ctx, link.address, w.signal);
       if (isDataset(child)) {
         const dsWhat = `dataset ${childPath}`;
-        const [info, raw] = await Promise.all([datasetInfo(w.ctx, child, dsWhat, w.signal), readAttributes(w.ctx, child, dsWhat, w.signal)]);
+        // a dataset using something we do not read (a virtual layout, VAX floats…) is left out, the file still opens
+        const info = await datasetInfo(w.ctx, child, dsWhat, w.signal).catch(skipUnsupported);
+        if (info === null) return null;
+        const raw = await readAttributes(w.ctx, child, dsWhat, w.signal);
         const variable = new Hdf5Variable(w.ctx, link.name, childPath, link.address, await decodeAll(w.ctx, raw, w.signal), info);
         w.variables.push({ variable, raw });
         return { link, variable };
@@ -79,9 +82,23 @@ async function groupLinks(w: Walk, oh: ObjectHeader, what: string, rootTable: { 
   return sortLinks(links);
 }
 
+const skipUnsupported = (err: unknown): null => {
+  if (isRastileError(err, 'UnsupportedFeature')) return null;
+  throw err;
+};
+
+/** Compact and dense attributes; one we cannot parse (shared dataspace…) is left out. */
 export async function readAttributes(ctx: FileContext, oh: ObjectHeader, what: string, signal?: AbortSignal): Promise<RawAttribute[]> {
   const sizes = { o: ctx.sizeOfOffsets, l: ctx.sizeOfLengths };
-  const out = oh.messages.filter((m) => m.type === MSG.ATTRIBUTE).map((m) => parseAttribute(m.data, sizes, what));
+  const out: RawAttribute[] = [];
+  for (const m of oh.messages) {
+    if (m.type !== MSG.ATTRIBUTE) continue;
+    try {
+      out.push(parseAttribute(m.data, sizes, what));
+    } catch (err) {
+      skipUnsupported(err);
+    }
+  }
   const info = oh.messages.find((m) => m.type === MSG.ATTRIBUTE_INFO);
   if (info !== undefined) out.push(...(await denseAttributes(ctx, parseAttributeInfo(info.data, sizes.o, what), what, signal)));
   return out;
@@ -92,7 +109,7 @@ const REFERENCE_ATTRS = new Set(['DIMENSION_LIST', 'REFERENCE_LIST']);
 
 async function decodeAll(ctx: FileContext, raw: RawAttribute[], signal?: AbortSignal): Promise<Record<string, AttrValue>> {
   const kept = raw.filter((a) => !REFERENCE_ATTRS.has(a.name));
-  const values = await Promise.all(kept.map((a) => decodeAttribute(ctx, a, signal)));
+  const values = await Promise.all(kept.map((a) => decodeAttribute(ctx, a, signal).catch(skipUnsupported)));
   const out: Record<string, AttrValue> = {};
   // defineProperty: an attribute named __proto__ stays an attribute
   kept.forEach((a, i) => Object.defineProperty(out, a.name, { value: values[i], enumerable: true, writable: true, configurable: true }));

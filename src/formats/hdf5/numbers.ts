@@ -2,7 +2,7 @@
  * Raw element bytes → typed arrays in the machine's (little-endian) order. 64-bit integers
  * become Float64Array (the model's rule: exact to 2^53).
  */
-import { allocate, type DType, type TypedArray } from '../../dtype.ts';
+import { allocate, dtypeCtor, type DType, type TypedArray } from '../../dtype.ts';
 import type { ArrayDType } from '../array/array-model.ts';
 import type { Datatype } from './datatype.ts';
 
@@ -26,6 +26,10 @@ export function decodeNumbers(dt: Datatype, target: DType, raw: Uint8Array, coun
     const le = dt.littleEndian;
     for (let i = 0; i < count; i++) out[i] = Number(dt.signed ? view.getBigInt64(i * 8, le) : view.getBigUint64(i * 8, le));
     return out;
+  }
+  if ((dt.littleEndian || size === 1) && raw.byteOffset % size === 0 && raw.length >= count * size) {
+    // the bytes are already in machine order: a view, no copy (raw is ours, fresh from a decoder or fetch)
+    return new (dtypeCtor(target))(raw.buffer, raw.byteOffset, count);
   }
   const out = allocate(target, count);
   const bytes = new Uint8Array(out.buffer, out.byteOffset, count * size);

@@ -65,7 +65,9 @@ export async function openNetcdf3(source: Source, signal?: AbortSignal, options:
 
 async function readHeader(source: Source, signal: AbortSignal | undefined): Promise<{ header: Nc3Header; fileSize: number }> {
   let bytes = await source.fetch(0, FIRST_READ, signal);
-  const sizeNow = (): number => source.size ?? (bytes.length < FIRST_READ ? bytes.length : Infinity);
+  // The file's size: from the source, else where a read came back short.
+  let end = bytes.length < FIRST_READ ? bytes.length : Infinity;
+  const sizeNow = (): number => source.size ?? end;
   if (!isNetcdf3Signature(bytes)) throw Errors.invalidFormat('Not a NetCDF-3 file (no "CDF" signature)', { context: { url: source.url } });
   for (;;) {
     try {
@@ -77,6 +79,7 @@ async function readHeader(source: Source, signal: AbortSignal | undefined): Prom
         throw Errors.invalidFormat(`NetCDF-3 header larger than ${MAX_HEADER_BYTES} bytes is not supported`, { context: { url: source.url } });
       }
       const more = await source.fetch(bytes.length, want - bytes.length, signal);
+      if (more.length < want - bytes.length) end = bytes.length + more.length;
       if (more.length === 0) throw Errors.invalidFormat('Invalid NetCDF-3 file: the header runs past the end of the file', { context: { url: source.url } });
       const joined = new Uint8Array(bytes.length + more.length);
       joined.set(bytes);

@@ -12,6 +12,7 @@ export function registerColormapRoutes(app: FastifyInstance, registry: RouteRegi
   registerRoute(app, registry, {
     method: 'GET',
     path: '/colorMaps',
+    vary: ['accept'],
     operationId: 'colormaps',
     summary: 'Retrieve the list of available colormaps.',
     tags,
@@ -35,6 +36,7 @@ export function registerColormapRoutes(app: FastifyInstance, registry: RouteRegi
   registerRoute(app, registry, {
     method: 'GET',
     path: '/colorMaps/{colorMapId}',
+    vary: ['accept'],
     operationId: 'colormap',
     summary: 'Retrieve a colormap as JSON, or as a legend image.',
     tags,

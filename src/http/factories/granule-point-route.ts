@@ -1,5 +1,5 @@
 /**
- * GET /raster/point/{lon},{lat}: one entry per granule containing the point, not a mosaic
+ * GET /raster/point/{lon},{lat} (and /array/point): one entry per granule containing the point, not a mosaic
  * (titiler-cmr §2.2): `{"coordinates":[lon,lat],"assets":[{"name":<granule_ur>,"values",
  * "band_names","band_descriptions"}…]}`.
  */
@@ -9,9 +9,15 @@ import { lonLatPathParams } from '../params/coordinates.ts';
 import { coordCrsParam } from '../params/crs.ts';
 import { datasetParams, readOptions } from '../params/dataset.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
-import type { GranuleBackend } from './granule-backend.ts';
+import type { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
+import type { ParamDefs } from '../validation/params.ts';
+import type { ImageBackend } from './backend.ts';
 
-export function registerGranulePointRoute(app: FastifyInstance, registry: RouteRegistry, backend: GranuleBackend): void {
+export function registerGranulePointRoute<D extends ParamDefs>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  backend: ImageBackend<D, GranuleMosaicReader>,
+): void {
   const { prefix } = backend;
   registerRoute(app, registry, {
     method: 'GET',

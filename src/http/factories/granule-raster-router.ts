@@ -12,7 +12,7 @@
 import type { FastifyInstance } from 'fastify';
 import { crsUri, WGS84 } from '../../geo/crs.ts';
 import { assetHref } from '../../granule/granule-item.ts';
-import { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
+import { GranuleMosaicReader, type GranuleMosaicOptions } from '../../granule/granule-mosaic-reader.ts';
 import { SearchBounds } from '../../granule/search-bounds.ts';
 import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams, RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
@@ -21,17 +21,20 @@ import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
-import { granuleRasterBackendParams, type GranuleBackend } from './granule-backend.ts';
+import type { ParamDefs, ParsedParams } from '../validation/params.ts';
+import type { ImageBackend } from './backend.ts';
+import { granuleRasterBackendParams, type GranuleBackend, type GranuleRasterParams } from './granule-backend.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { granuleLayer } from './granule-raster-params.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
+import { registerTimeseriesRoutes, type StepSearcher } from './timeseries-routes.ts';
 
 const TAG = 'Granule mosaics (raster files)';
 
-function granuleRasterBackend(services: Services, prefix: string): GranuleBackend {
+function granuleRasterBackend(services: Services, prefix: string): GranuleBackend & { searchStep: StepSearcher<GranuleRasterParams> } {
   const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));
   const assetsOf = (regex: RegExp | undefined) => (g: Granule) => {
     const assets = granuleAssets(g, regex);
@@ -39,24 +42,46 @@ function granuleRasterBackend(services: Services, prefix: string): GranuleBacken
     if (services.earthdata) for (const h of granuleDataHosts(g)) services.earthdata.allowHost(h);
     return assets.filter((a) => assetHref(a) !== undefined);
   };
+  const reader = async (p: ParsedParams<GranuleRasterParams>, search: GranuleMosaicOptions['search'], signal: AbortSignal) => {
+    const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
+    const { layer, assetsRegex } = granuleLayer(p);
+    return new GranuleMosaicReader({
+      search,
+      assets: assetsOf(assetsRegex),
+      openAsset: (href, s) => services.openCog(href, s),
+      layer,
+      pixelSelection: p.pixel_selection,
+      concurrency: services.config.mosaicConcurrency,
+      bounds: await bounds.bounds(query, signal),
+    });
+  };
   return {
     prefix,
     tag: TAG,
     params: granuleRasterBackendParams,
     wholeDatasetPreview: false,
     ownPointRoute: true,
-    async open(p, signal) {
+    open(p, signal) {
       const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
-      const { layer, assetsRegex } = granuleLayer(p);
-      return new GranuleMosaicReader({
-        search: (area, s) => services.cmr.searchGranules(query, area, s),
-        assets: assetsOf(assetsRegex),
-        openAsset: (href, s) => services.openCog(href, s),
-        layer,
-        pixelSelection: p.pixel_selection,
-        concurrency: services.config.mosaicConcurrency,
-        bounds: await bounds.bounds(query, signal),
-      });
+      return reader(p, (area, s) => services.cmr.searchGranules(query, area, s), signal);
+    },
+    // A time-series step's search, done before its read: steps finding the same granules share one read.
+    async searchStep(p, area, signal) {
+      const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
+      const granules: Granule[] = [];
+      for await (const g of services.cmr.searchGranules(query, { kind: 'bbox', bounds: area }, signal)) granules.push(g);
+      return {
+        key: granules.map((g) => g.id).join(' '),
+        count: granules.length,
+        open: (s) =>
+          reader(
+            p,
+            async function* () {
+              yield* granules;
+            },
+            s,
+          ),
+      };
     },
     layerTitle: (p) => p.collection_concept_id ?? p.concept_id ?? 'CMR granules',
   };
@@ -71,12 +96,17 @@ export function registerGranuleRasterRouter(app: FastifyInstance, registry: Rout
   registerGranulePointRoute(app, registry, backend);
   registerPartRoutes(app, registry, backend, maxSide);
   registerStatisticsRoutes(app, registry, backend, maxSide);
+  registerTimeseriesRoutes(app, registry, services, backend, backend.searchStep);
 }
 
 const CRS_4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';
 
 /** /info and /info.geojson: the bounds of the search (not of data), EPSG:4326 (titiler-cmr §4.6). */
-function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry, backend: GranuleBackend): void {
+export function registerGranuleInfoRoutes<D extends ParamDefs>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  backend: ImageBackend<D, GranuleMosaicReader>,
+): void {
   const { prefix } = backend;
   const op = prefix.slice(1);
   registerRoute(app, registry, {
@@ -84,7 +114,7 @@ function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry
     path: `${prefix}/info`,
     operationId: `${op}_info`,
     summary: "Bounds of the search: granule_ur's footprint, else bounding_box, else the world.",
-    tags: [TAG],
+    tags: [backend.tag],
     params: backend.params,
     responses: { 200: { description: 'Search bounds and CRS.', content: { 'application/json': {} } } },
     handler: async ({ params, signal }) => {
@@ -98,7 +128,7 @@ function registerGranuleInfoRoutes(app: FastifyInstance, registry: RouteRegistry
     path: `${prefix}/info.geojson`,
     operationId: `${op}_info_geojson`,
     summary: 'The search bounds as a GeoJSON Feature (properties: the info).',
-    tags: [TAG],
+    tags: [backend.tag],
     params: { ...backend.params, ...crsParam },
     responses: { 200: { description: 'GeoJSON Feature.', content: { 'application/geo+json': {} } } },
     handler: async ({ params, signal }) => {

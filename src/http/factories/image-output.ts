@@ -36,7 +36,7 @@ export interface RenderChoice {
   colormap?: ColorMap | null;
 }
 
-function colormapOf(p: RenderChoice): ColorMap | undefined {
+export function colormapOf(p: RenderChoice): ColorMap | undefined {
   if (p.colormap_name) return { kind: 'lut', table: getColormap(p.colormap_name) };
   return p.colormap ?? undefined;
 }

@@ -16,6 +16,8 @@ import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
 import { readFeature } from './feature-read.ts';
+import { readBbox } from './bbox-read.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>, maxSide: number): void {
   const { prefix } = backend;
@@ -40,7 +42,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
         ...coordCrsParam,
         ...datasetParams,
       },
-      responses: { 200: { description: 'Point values.', content: { 'application/json': {} } } },
+      responses: { 200: { description: 'Point values.', content: { 'application/json': schemaRef('Point') } } },
       handler: async ({ params: p, signal }) => {
         const reader = await backend.open(p, signal);
         const v = pointValues(await reader.point(p.lon, p.lat, p.coord_crs ?? WGS84, readOptions(p), signal), [p.lon, p.lat]);
@@ -102,17 +104,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
         const p = params as typeof params & SizeAndFormat & { minx: number; miny: number; maxx: number; maxy: number };
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
-        const coordCrs = p.coord_crs ?? WGS84;
-        const img = await reader.part(
-          {
-            ...readOptions(p),
-            bounds: [p.minx, p.miny, p.maxx, p.maxy],
-            boundsCrs: coordCrs,
-            dstCrs: p.dst_crs ?? coordCrs,
-            ...partSize(p),
-          },
-          signal,
-        );
+        const img = await readBbox(reader, p, [p.minx, p.miny, p.maxx, p.maxy], signal);
         return imageResponse(await post(img), p.format, p);
       },
     });

@@ -3,18 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
 import { WGS84 } from '../../geo/crs.ts';
 import { imageStatistics } from '../../raster/image-statistics.ts';
-import { coverageFractions } from '../../raster/rasterize.ts';
 import { parseFeatureOrCollection } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { coordCrsParam, dstCrsParam } from '../params/crs.ts';
 import { datasetParams, readOptions } from '../params/dataset.ts';
-import { partSize, partSizeParams, previewSize, previewSizeParams } from '../params/image-size.ts';
+import { partSizeParams, previewSize, previewSizeParams } from '../params/image-size.ts';
 import { coverScaleParam, histogramParams, statisticsOptions, statisticsParams } from '../params/statistics.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
-import { readFeature } from './feature-read.ts';
+import { featureStatistics } from './feature-statistics.ts';
 import { postProcessFor } from './image-output.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -31,7 +31,7 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
       summary: 'Statistics of the dataset (computed on a preview of the whole dataset, max_size 1024 by default).',
       tags,
       params: { ...common, ...previewSizeParams(maxSide) },
-      responses: { 200: { description: 'Statistics per band, keyed by band name.', content: { 'application/json': {} } } },
+      responses: { 200: { description: 'Statistics per band, keyed by band name.', content: { 'application/json': schemaRef('Statistics') } } },
       handler: async ({ params: p, signal }) => {
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
@@ -52,7 +52,12 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
       description: 'GeoJSON Feature or FeatureCollection.',
       schema: { oneOf: [{ $ref: '#/components/schemas/Feature' }, { $ref: '#/components/schemas/FeatureCollection' }] },
     },
-    responses: { 200: { description: 'The input, with `properties.statistics` in each feature.', content: { 'application/geo+json': {} } } },
+    responses: {
+      200: {
+        description: 'The input, with `properties.statistics` in each feature.',
+        content: { 'application/geo+json': { anyOf: [{ $ref: '#/components/schemas/Feature' }, { $ref: '#/components/schemas/FeatureCollection' }] } },
+      },
+    },
     handler: async ({ params: p, body, signal }) => {
       const input = parseFeatureOrCollection(body);
       const post = postProcessFor(p);
@@ -66,21 +71,10 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
         // once the client has gone.
         if (i > 0) await yieldToEventLoop();
         if (signal.aborted) throw Errors.badRequest('request aborted by the client');
-        const request = {
-          ...readOptions(p),
-          dstCrs,
-          ...partSize(p),
-          alignBoundsWithDataset: true,
-        };
-        const { cut, pixels, used } = await readFeature(reader, request, feature.geometry, coordCrs, signal);
-        const coverage = coverageFractions(pixels, cut.width, cut.height, p.cover_scale);
-        const processed = await post(cut);
-        if (processed.width !== cut.width || processed.height !== cut.height) {
-          throw Errors.badRequest(`algorithm '${p.algorithm}' changes the image size; use it with GET /statistics or without coverage`);
-        }
+        const { statistics, used } = await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, signal);
         feature.properties = {
           ...(feature.properties ?? {}),
-          statistics: imageStatistics(processed, { ...statisticsOptions(p), coverage }),
+          statistics,
           ...(used ? { used_assets: used } : {}),
         };
       }

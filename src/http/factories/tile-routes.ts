@@ -10,19 +10,15 @@ import { algorithmParams } from '../params/algorithm.ts';
 import { datasetParams, readOptions } from '../params/dataset.ts';
 import { imageFormatPathParam } from '../params/format.ts';
 import { colormapParams, renderParams } from '../params/render.ts';
-import { tileBufferParams, tileJsonParams, tilesizeParam } from '../params/tile.ts';
+import { tileBufferParams, tileJsonParams, tileRowParam, tilesizeParam } from '../params/tile.ts';
 import { defaultTmsQueryParam, tmsPathParam } from '../params/tms.ts';
 import { encodePairs, queryPairs, queryString } from '../query-string.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
-
-/** Query keys TiTiler drops from the tile URL of a TileJSON / map page. */
-const TILEJSON_DROP = ['tilematrixsetid', 'tile_format', 'minzoom', 'maxzoom'];
-
-/** `tilesize` a TileJSON's tile URL asks for when the request names none. */
-const TILEJSON_TILESIZE = 512;
+import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 /** Query keys TiTiler drops from the WMTS tile URL template. */
 const WMTS_DROP = ['tile_format', 'use_epsg', 'tilesize', 'zooms', 'service', 'request', 'acceptversions', 'sections', 'updatesequence', 'acceptformats'];
@@ -51,7 +47,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
   const zxy = {
     z: P.int().path().describe('Identifier (Z) selecting one of the scales defined in the TileMatrixSet.'),
     x: P.int().path().describe('Column (X) index of the tile on the selected TileMatrix.'),
-    y: P.int().path().describe('Row (Y) index of the tile on the selected TileMatrix.'),
+    y: tileRowParam.path().describe('Row (Y) index of the tile on the selected TileMatrix.'),
   };
 
   for (const withFormat of [true, false]) {
@@ -96,33 +92,17 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
     registerRoute(app, registry, {
       method: 'GET',
       path: inPath ? `${prefix}/{tileMatrixSetId}/tilejson.json` : `${prefix}/tilejson.json`,
+      cacheKey: 'url', // tile URLs echo the query
       operationId: `${op}_tilejson${inPath ? '' : '_default_tms'}`,
       summary: 'Return a TileJSON 3.0.0 document.',
       tags,
       params: { ...(inPath ? tmsPathParam : defaultTmsQueryParam), ...tileJsonParamsAll },
-      responses: { 200: { description: 'TileJSON.', content: { 'application/json': {} } } },
+      responses: { 200: { description: 'TileJSON.', content: { 'application/json': schemaRef('TileJSON') } } },
       handler: async ({ params: p, request, baseUrl, signal }) => {
         postProcessFor(p); // validate algorithm parameters, as tiles would
         const tms = getTileMatrixSet(p.tileMatrixSetId);
         const reader = await backend.open(p, signal);
-        const zooms = reader.zoomRange(tms);
-        const minzoom = p.minzoom ?? zooms.minzoom;
-        const maxzoom = p.maxzoom ?? zooms.maxzoom;
-        const b = reader.boundsIn(tms.geographicCrs);
-        const pairs = queryPairs(request.url, TILEJSON_DROP);
-        if (!pairs.some(([k]) => k === 'tilesize')) pairs.push(['tilesize', String(TILEJSON_TILESIZE)]);
-        const ext = p.tile_format ? `.${p.tile_format}` : '';
-        const data = {
-          tilejson: '3.0.0',
-          version: '1.0.0',
-          scheme: 'xyz',
-          tiles: [`${baseUrl}${prefix}/tiles/${tms.id}/{z}/{x}/{y}${ext}${encodePairs(pairs)}`],
-          minzoom,
-          maxzoom,
-          bounds: b,
-          center: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, minzoom],
-          ...backend.tileJsonExtras?.(p, reader),
-        };
+        const data = tileJsonDocument(backend, p, reader, tms, queryPairs(request.url, TILEJSON_DROP), baseUrl);
         return { kind: 'json', data };
       },
     });
@@ -132,6 +112,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
     registerRoute(app, registry, {
       method: 'GET',
       path: inPath ? `${prefix}/{tileMatrixSetId}/map.html` : `${prefix}/map.html`,
+      cacheKey: 'url',
       operationId: `${op}_map${inPath ? '' : '_default_tms'}`,
       summary: 'Map viewer of the dataset (MapLibre GL JS for WebMercatorQuad, a tile-grid viewer for the other TMSs).',
       tags,
@@ -176,6 +157,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
   registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/WMTSCapabilities.xml`,
+    cacheKey: 'url',
     operationId: `${op}_wmts`,
     summary: 'OGC WMTS 1.0.0 capabilities (RESTful) for the 13 tile matrix sets.',
     tags,

@@ -26,6 +26,8 @@ export function registerTileSetRoutes<D extends ParamDefs>(app: FastifyInstance,
   registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/tiles`,
+    cacheKey: 'url', // links echo the query
+    vary: ['accept'],
     operationId: `${prefix.slice(1)}_tilesets`,
     summary: 'Retrieve a list of available raster tilesets for the dataset.',
     tags,
@@ -57,6 +59,8 @@ export function registerTileSetRoutes<D extends ParamDefs>(app: FastifyInstance,
   registerRoute(app, registry, {
     method: 'GET',
     path: `${prefix}/tiles/{tileMatrixSetId}`,
+    cacheKey: 'url',
+    vary: ['accept'],
     operationId: `${prefix.slice(1)}_tileset`,
     summary: 'Retrieve the raster tileset metadata for the dataset and the specified tiling scheme.',
     tags,

@@ -14,6 +14,7 @@ import type { Bounds } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs.ts';
 import { allocate, bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
 import { interleave } from './interleave.ts';
+import { chargeRequest } from '../../util/request-budget.ts';
 import { TiffType, tiffHeaderSize, writeTiffHeader, type TiffEntry } from './tiff-ifd.ts';
 
 const deflateAsync = promisify(deflate);
@@ -61,6 +62,8 @@ export async function encodeGeoTiff(img: GeoTiffInput): Promise<Buffer> {
   const planes = img.mask ? [...img.bands, img.mask] : [...img.bands];
   const spp = planes.length;
   const n = width * height;
+  // the interleaved pixels, and the deflated strips (at most about as large) until assembled
+  chargeRequest(2 * n * spp * bytesPerSample(dtype), `A GeoTIFF of ${spp} band(s) of ${width}×${height} ${dtype}`);
   const pixels = interleave(allocate(dtype, n * spp), planes, n);
   const rowBytes = width * spp * bytesPerSample(dtype);
   const rowsPerStrip = Math.max(1, Math.min(height, Math.floor(STRIP_TARGET_BYTES / rowBytes)));

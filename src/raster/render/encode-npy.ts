@@ -7,6 +7,7 @@
 import { endianness } from 'node:os';
 import { Errors } from '../../errors.ts';
 import { bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
+import { chargeRequest } from '../../util/request-budget.ts';
 
 const DESCR: Record<DType, string> = {
   uint8: '|u1',
@@ -25,6 +26,7 @@ export function encodeNpy(bands: readonly TypedArray[], dtype: DType, height: nu
   const unpadded = 10 + dict.length + 1;
   const headerLen = dict.length + 1 + ((64 - (unpadded % 64)) % 64);
   const bandBytes = width * height * bytesPerSample(dtype);
+  chargeRequest(bands.length * bandBytes, `An .npy of ${bands.length} band(s) of ${width}×${height} ${dtype}`);
   const out = Buffer.alloc(10 + headerLen + bands.length * bandBytes);
   out.write('\x93NUMPY', 0, 'latin1');
   out[6] = 1;

@@ -369,7 +369,8 @@ export const COOPERATIVE_PNG_PIXELS = 1 << 20;
  * starting one row early so its first row is filtered against the row above exactly as in one
  * pass (that overlap row's own output is kept), and the deflate runs on the libuv thread pool.
  */
-export async function encodePngCooperative(input: PngInput): Promise<Buffer> {
+export async function encodePngCooperative(pngInput: PngInput): Promise<Buffer> {
+  const input = autoSettings(pngInput); // decided once for the whole image, not per slice
   const { width, height, channels, data } = input;
   const bps = data instanceof Uint16Array ? 2 : 1;
   const rowBytes = width * channels * bps;
@@ -388,7 +389,7 @@ export async function encodePngCooperative(input: PngInput): Promise<Buffer> {
       if (from < y0) scan.set(saved, at);
       if (mustYield()) await yieldToLoop();
     }
-    const idat = await deflateAsync(scan, { level: input.level, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY });
+    const idat = await deflateAsync(scan, { level: input.level, memLevel: 9, strategy: input.strategy ?? constants.Z_DEFAULT_STRATEGY });
     return assemble(input, idat);
   } finally {
     BUFFER_POOL.release(scan.buffer);

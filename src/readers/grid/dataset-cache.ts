@@ -6,6 +6,10 @@
 import type { DatasetVersions, GridDataset } from '../../formats/grid-dataset.ts';
 import { SharedWork } from '../../sources/abort.ts';
 import { LruCache } from '../../util/lru-cache.ts';
+import { markUnversionedRead, recordRead } from '../../util/read-set.ts';
+
+/** The read-set kind of datasets opened through a DatasetCache (validated by `currentVersion`). */
+export const GRID_READ_KIND = 'grid';
 
 export type GridOpener = (location: string, signal?: AbortSignal) => Promise<GridDataset>;
 
@@ -29,11 +33,29 @@ export class DatasetCache {
     private readonly openDataset: GridOpener,
     maxDatasets: number,
     private readonly versions?: DatasetVersions,
+    /** The read-set kind recorded for its datasets: one per cache, so the validator is this cache's `currentVersion`. */
+    readonly readKind: string = GRID_READ_KIND,
   ) {
     this.datasets = new LruCache<string, GridDataset>(maxDatasets, () => 1);
   }
 
+  /**
+   * Opens `location` and records it (with the version of the bytes it reads) in the current
+   * request's read set, the response cache's key (src/util/read-set.ts).
+   */
   async open(location: string, signal?: AbortSignal): Promise<GridDataset> {
+    const ds = await this.openCurrent(location, signal);
+    if (this.versions === undefined) markUnversionedRead(`${location} is not versioned`);
+    else recordRead(this.readKind, location, ds.version);
+    return ds;
+  }
+
+  /** The version `location` holds now (a stat per local file; remote: RASTILE_REVALIDATE_MS), or undefined when unversioned. */
+  async currentVersion(location: string, signal?: AbortSignal): Promise<string | undefined> {
+    return this.versions?.peek?.(location) ?? this.versions?.current(location, signal);
+  }
+
+  private async openCurrent(location: string, signal?: AbortSignal): Promise<GridDataset> {
     let key = location;
     if (this.versions !== undefined) {
       const version = await this.versions.current(location, signal);

@@ -10,6 +10,8 @@ import type { ImageData } from '../../raster/image-data.ts';
 import { castArray } from '../../raster/cast-array.ts';
 import { promoteDtypes } from '../../raster/dtype-promote.ts';
 import { resizeNearest } from '../../raster/resize.ts';
+import { bytesPerSample } from '../../dtype.ts';
+import { chargeRequest } from '../../util/request-budget.ts';
 
 export interface AssetImage {
   asset: string;
@@ -28,8 +30,14 @@ export function concatAssetImages(parts: readonly AssetImage[], assetAsBand: boo
   }
   const width = Math.max(...parts.map((p) => p.img.width));
   const height = Math.max(...parts.map((p) => p.img.height));
+  const dtype = promoteDtypes(parts.map((p) => p.img.dtype));
+  // at most: every band resized (with its mask) and cast to the common dtype
+  const count = parts.reduce((sum, p) => sum + p.img.bands.length, 0);
+  chargeRequest(
+    count * width * height * (Math.max(...parts.map((p) => bytesPerSample(p.img.dtype))) + bytesPerSample(dtype) + 1),
+    `${parts.length} assets (${count} band(s)) merged at ${width}×${height}`,
+  );
   const images = parts.map((p) => resizeNearest(p.img, width, height));
-  const dtype = promoteDtypes(images.map((img) => img.dtype));
   const first = images[0];
   const bands = images.flatMap((img) => img.bands.map((b) => castArray(b, dtype)));
   const descriptions = parts.flatMap((p, i) => (assetAsBand ? [p.asset] : images[i].bandDescriptions.map((d) => `${p.asset}_${d}`)));

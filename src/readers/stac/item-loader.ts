@@ -7,6 +7,7 @@ import { Errors } from '../../errors.ts';
 import { raceAbort } from '../../sources/abort.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import { LruCache, SharedPromiseCache } from '../../util/lru-cache.ts';
+import { markUnversionedRead } from '../../util/read-set.ts';
 import { parseStacItem, type StacItem } from './item.ts';
 
 export interface StacItemLoaderOptions {
@@ -40,6 +41,8 @@ export class StacItemLoader {
 
   /** The item at `location` (local path, file://, http(s)://, s3://). Throws RastileError. */
   async load(location: string, signal?: AbortSignal): Promise<StacItem> {
+    // Items are kept for a time, not by version: a response built on one is not cacheable.
+    markUnversionedRead(`the STAC item ${location} is cached by time, not version`);
     const hit = this.cache.peek(location);
     if (hit !== undefined && Date.now() - hit.loadedAt > this.ttlMs) this.cache.delete(location);
     const entry = await raceAbort(

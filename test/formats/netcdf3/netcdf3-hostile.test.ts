@@ -70,3 +70,28 @@ describe('NetCDF-3 hostile headers', () => {
     await rejectsWith(CLASSIC.subarray(0, CLASSIC.length - 10), /the data of variable "\w+" .* runs past the end/);
   });
 });
+
+describe('NetCDF-3 header fuzz', () => {
+  it('random byte changes in the header: a RastileError or a readable file, never a crash', async () => {
+    const header = parseNc3Header(CLASSIC, CLASSIC.length, 'classic.nc');
+    const headerEnd = Math.min(...header.vars.map((v) => v.begin));
+    let seed = 12345;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      const b = new Uint8Array(CLASSIC);
+      for (let k = 0, n = 1 + rand(4); k < n; k++) b[4 + rand(headerEnd - 4)] = rand(256);
+      try {
+        const nc = await openNetcdf3(memorySource(b));
+        for (const v of nc.root.variables.values()) {
+          if (v.dtype === 'string' || v.shape.some((s) => s === 0)) continue;
+          await v.readChunk(v.shape.map(() => 0)).catch((err: unknown) => assert.ok(isRastileError(err), String(err)));
+        }
+      } catch (err) {
+        assert.ok(isRastileError(err), `round ${round}: ${String(err)}`);
+      }
+    }
+  });
+});

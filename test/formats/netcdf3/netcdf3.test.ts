@@ -143,4 +143,10 @@ describe('NetCDF-3 details', () => {
     await v.readChunk([2, 3, 0]);
     assert.equal(src.bytesRead - before, 28);
   });
+  it('an aborted read rejects with the reason of the signal', async () => {
+    const nc = await openNetcdf3(await fileSource(path.join(DIR, 'classic.nc')));
+    const ac = new AbortController();
+    ac.abort(new Error('client went away'));
+    await assert.rejects(nc.root.variables.get('sst')!.readChunk([0, 0, 0], ac.signal), /client went away/);
+  });
 });

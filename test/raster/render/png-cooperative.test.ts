@@ -26,3 +26,11 @@ for (const [w, h, c, bits, filter] of [
     assert.ok((await encodePngCooperative(inp)).equals(encodePngSync(inp)));
   });
 }
+
+test("cooperative PNG = one-pass PNG under 'auto', dense and mostly empty (libpng's settings decided once for the image)", async () => {
+  const dense = input(1024, 1030, 4, 8, 'auto');
+  assert.ok((await encodePngCooperative(dense)).equals(encodePngSync(dense)));
+  const sparse = input(1100, 1000, 2, 16, 'auto');
+  sparse.data.fill(0, 0, 1100 * 2 * 900); // 90 % empty rows
+  assert.ok((await encodePngCooperative(sparse)).equals(encodePngSync(sparse)));
+});

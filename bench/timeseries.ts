@@ -1,0 +1,194 @@
+/**
+ * Time-series benchmark: a 30-step P1D statistics series and a 30-frame GIF over 10 generated
+ * granules (bench/make-timeseries-data.py; each granule spans 3 days, so 3 steps read it), found
+ * through an in-process CMR stand-in and read over HTTP from an in-process range server, against
+ * titiler-cmr's design: the same 30 single-step requests (POST /raster/statistics, GET
+ * /raster/bbox/….png) made one by one over HTTP to our own server.
+ *
+ * Each measurement runs on a fresh server process (cold caches), first warmed up on a granule outside
+ * the series (one single-step statistics and PNG, one 3-step statistics series and GIF: code
+ * compiled and JIT-warm, the measured granules untouched), then measured: wall
+ * time, server CPU (utime+stime from /proc), data-host requests and byte ranges requested more
+ * than once (0 = every block of every granule fetched once), CMR requests. The median of `passes`
+ * runs is printed. The client's own work in the sub-request design (decoding 30 PNGs, writing the
+ * GIF) is not counted, which favours the sub-request side.
+ *
+ *   /usr/bin/python3 bench/make-timeseries-data.py      # once
+ *   node --import tsx bench/timeseries.ts [passes=3]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startCmrStandin, type UmmItem } from '../test/helpers/cmr-standin.ts';
+import { startRangeServer, type RecordedRequest } from '../test/helpers/http-range-server.ts';
+import { procCpuMs, waitForHealthz } from './load.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dir = path.join(here, 'out', 'timeseries');
+const passes = Number(process.argv[2] ?? 3);
+const PORT = 8767;
+const BOX = [15.05, 44.93, 15.3, 45.1];
+const FEATURE = {
+  type: 'Feature',
+  properties: {},
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [BOX[0], BOX[1]],
+        [BOX[2], BOX[1]],
+        [BOX[2], BOX[3]],
+        [BOX[0], BOX[3]],
+        [BOX[0], BOX[1]],
+      ],
+    ],
+  },
+};
+
+async function startServer(cmrUrl: string): Promise<ChildProcess> {
+  const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--allow-private-hosts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { RASTILE_WORKERS: '1', ...process.env, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', RASTILE_FROM_SOURCE: '1', RASTILE_CMR_URL: cmrUrl },
+  });
+  try {
+    await waitForHealthz(`http://127.0.0.1:${PORT}`);
+  } catch (err) {
+    server.kill('SIGTERM');
+    throw err;
+  }
+  return server;
+}
+
+async function stop(server: ChildProcess): Promise<void> {
+  const done = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await done;
+}
+
+function duplicates(reqs: RecordedRequest[]): number {
+  const seen = new Set<string>();
+  let n = 0;
+  for (const r of reqs) {
+    const key = `${r.path} ${r.range ?? 'all'}`;
+    if (seen.has(key)) n++;
+    seen.add(key);
+  }
+  return n;
+}
+
+interface Run {
+  wallMs: number;
+  cpuMs: number;
+  dataRequests: number;
+  duplicateRanges: number;
+  cmrRequests: number;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const doc = JSON.parse(readFileSync(path.join(dir, 'granules.json'), 'utf8')) as { collection: UmmItem; items: UmmItem[] };
+  // ETags as real data hosts send them: a dataset opened once is reused (without validators every
+  // use re-opens it: src/sources/open-source.ts).
+  const data = await startRangeServer({ root: path.join(dir, 'data'), validators: 'etag' });
+  const items = JSON.parse(JSON.stringify(doc.items).replaceAll('{DATA_HOST}', data.url)) as UmmItem[];
+  const cmr = await startCmrStandin({ granules: items, collections: [doc.collection] });
+  const base = `collection_concept_id=C910000001-BENCH&assets=0&exitwhenfull=false`;
+  const series = encodeURIComponent('2024-06-01T00:00:00Z/2024-06-30T23:59:59Z');
+  const steps = Array.from({ length: 30 }, (_, i) => {
+    const d = String(i + 1).padStart(2, '0');
+    return encodeURIComponent(`2024-06-${d}T00:00:00+00:00/2024-06-${d}T23:59:59+00:00`);
+  });
+  const bbox = BOX.join(',');
+  const render = 'rescale=2000,6000&colormap_name=viridis';
+  const u = (p: string) => `http://127.0.0.1:${PORT}${p}`;
+  const ok = async (r: Response, what: string) => {
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`${what} → ${r.status}`);
+  };
+  const post = (p: string) => fetch(u(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FEATURE) });
+
+  const scenarios: Array<{ name: string; run: () => Promise<void> }> = [
+    {
+      name: 'statistics: 1 series request (in-process steps)',
+      run: async () => ok(await post(`/raster/timeseries/statistics?${base}&temporal=${series}&step=P1D`), 'series'),
+    },
+    {
+      name: 'statistics: 30 single-step requests over HTTP',
+      run: async () => {
+        for (const s of steps) await ok(await post(`/raster/statistics?${base}&temporal=${s}`), 'step');
+      },
+    },
+    {
+      name: 'GIF 512×512: 1 series request',
+      run: async () => ok(await fetch(u(`/raster/timeseries/bbox/${bbox}/512x512.gif?${base}&${render}&temporal=${series}&step=P1D`)), 'gif'),
+    },
+    {
+      name: 'GIF 512×512: 30 single-step PNGs over HTTP',
+      run: async () => {
+        for (const s of steps) await ok(await fetch(u(`/raster/bbox/${bbox}/512x512.png?${base}&${render}&temporal=${s}`)), 'png');
+      },
+    },
+  ];
+  console.log(
+    `Time-series benchmark ${new Date().toISOString().slice(0, 10)}: 30 daily steps over 10 granules (1024² uint16 COGs, 3 steps each), median of ${passes} runs on fresh, warmed-up servers`,
+  );
+  console.log('| scenario | wall ms | server CPU ms | data-host requests | duplicate byte ranges | CMR requests |');
+  console.log('|---|---|---|---|---|---|');
+  const results: Record<string, Run> = {};
+  try {
+    for (const s of scenarios) {
+      const runs: Run[] = [];
+      for (let i = 0; i < passes; i++) {
+        const server = await startServer(cmr.url);
+        try {
+          const warm = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-03T23:59:59Z');
+          const warmDay = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-01T23:59:59Z');
+          await ok(await post(`/raster/statistics?${base}&temporal=${warmDay}`), 'warm-up');
+          await ok(await fetch(u(`/raster/bbox/${bbox}/512x512.png?${base}&${render}&temporal=${warmDay}`)), 'warm-up');
+          await ok(await post(`/raster/timeseries/statistics?${base}&temporal=${warm}&step=P1D`), 'warm-up');
+          await ok(await fetch(u(`/raster/timeseries/bbox/${bbox}/512x512.gif?${base}&${render}&temporal=${warm}&step=P1D`)), 'warm-up');
+          const d0 = data.requests.length;
+          const c0 = cmr.requests.length;
+          const cpu0 = procCpuMs(server.pid!);
+          const t0 = performance.now();
+          await s.run();
+          const wallMs = performance.now() - t0;
+          const reqs = data.requests.slice(d0);
+          runs.push({
+            wallMs,
+            cpuMs: procCpuMs(server.pid!) - cpu0,
+            dataRequests: reqs.length,
+            duplicateRanges: duplicates(reqs),
+            cmrRequests: cmr.requests.length - c0,
+          });
+        } finally {
+          await stop(server);
+        }
+      }
+      const r: Run = {
+        wallMs: median(runs.map((x) => x.wallMs)),
+        cpuMs: median(runs.map((x) => x.cpuMs)),
+        dataRequests: median(runs.map((x) => x.dataRequests)),
+        duplicateRanges: Math.max(...runs.map((x) => x.duplicateRanges)),
+        cmrRequests: median(runs.map((x) => x.cmrRequests)),
+      };
+      results[s.name] = r;
+      console.log(`| ${s.name} | ${r.wallMs.toFixed(0)} | ${r.cpuMs.toFixed(0)} | ${r.dataRequests} | ${r.duplicateRanges} | ${r.cmrRequests} |`);
+    }
+    const ratio = (a: string, b: string) => {
+      const x = results[a]!;
+      const y = results[b]!;
+      return `wall ${(x.wallMs / y.wallMs).toFixed(2)}, CPU ${(x.cpuMs / y.cpuMs).toFixed(2)}`;
+    };
+    console.log(
+      `\nseries / sub-requests — statistics: ${ratio(scenarios[0]!.name, scenarios[1]!.name)}; GIF: ${ratio(scenarios[2]!.name, scenarios[3]!.name)}`,
+    );
+  } finally {
+    await cmr.close();
+    await data.close();
+  }
+}
+
+await main();

@@ -1,0 +1,75 @@
+/**
+ * The /array router: granules found in NASA CMR whose first data file (asset "0": NetCDF-4/HDF5,
+ * NetCDF-3 or Zarr) is read as a selection of variables (titiler-cmr's `/xarray` routes, §2.2,
+ * §6) and mosaicked per request with `pixel_selection`, exactly like /raster: the same route
+ * factories, the same GranuleMosaicReader, with each granule opened by the array-dataset opener
+ * (one GridReader per granule file and selection, cached per file version).
+ */
+import type { FastifyInstance } from 'fastify';
+import { assetHref } from '../../granule/granule-item.ts';
+import { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
+import { SearchBounds } from '../../granule/search-bounds.ts';
+import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
+import { granuleQueryFromParams } from '../../search/query-params.ts';
+import type { Granule } from '../../search/types.ts';
+import type { RouteRegistry } from '../route.ts';
+import type { Services } from '../services.ts';
+import type { ImageBackend } from './backend.ts';
+import { ARRAY_COVERAGE_TOLERANCE, granuleArrayBackendParams, granuleArrayLayer } from './granule-array-params.ts';
+import { registerGranulePointRoute } from './granule-point-route.ts';
+import { registerGranuleInfoRoutes } from './granule-raster-router.ts';
+import { registerPartRoutes } from './part-routes.ts';
+import { registerStatisticsRoutes } from './statistics-routes.ts';
+import { registerTileRoutes } from './tile-routes.ts';
+import { registerTileSetRoutes } from './tileset-routes.ts';
+
+const TAG = 'Granule mosaics (multidimensional arrays)';
+
+export type GranuleArrayBackend = ImageBackend<typeof granuleArrayBackendParams, GranuleMosaicReader>;
+
+/**
+ * The /array backend: `open(params, signal)` builds the GranuleMosaicReader of one request (its CMR
+ * filters, array selection with `{datetime}` interpolated, layer and pixel selection). Exported
+ * for per-step reuse (time series).
+ */
+export function granuleArrayBackend(services: Services, prefix = '/array'): GranuleArrayBackend {
+  const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));
+  const assetsOf = (g: Granule) => {
+    // Earthdata tokens go only to the hosts the granules' own https links name.
+    if (services.earthdata) for (const h of granuleDataHosts(g)) services.earthdata.allowHost(h);
+    return granuleAssets(g).filter((a) => assetHref(a) !== undefined);
+  };
+  return {
+    prefix,
+    tag: TAG,
+    params: granuleArrayBackendParams,
+    wholeDatasetPreview: false,
+    ownPointRoute: true,
+    async open(p, signal) {
+      const { selection, layer } = granuleArrayLayer(p);
+      const query = granuleQueryFromParams(p, { coverageTolerance: ARRAY_COVERAGE_TOLERANCE });
+      return new GranuleMosaicReader({
+        search: (area, s) => services.cmr.searchGranules(query, area, s),
+        assets: assetsOf,
+        readableAsset: () => true,
+        openAsset: (href, s) => services.openArray(href, selection, s),
+        layer,
+        pixelSelection: p.pixel_selection,
+        concurrency: services.config.mosaicConcurrency,
+        bounds: await bounds.bounds(query, signal),
+      });
+    },
+    layerTitle: (p) => `${p.collection_concept_id ?? p.concept_id ?? 'CMR granules'} ${p.variables.join(',')}`,
+  };
+}
+
+export function registerGranuleArrayRouter(app: FastifyInstance, registry: RouteRegistry, services: Services, prefix = '/array'): void {
+  const backend = granuleArrayBackend(services, prefix);
+  const maxSide = services.config.limits.maxImageSide;
+  registerGranuleInfoRoutes(app, registry, backend);
+  registerTileSetRoutes(app, registry, backend);
+  registerTileRoutes(app, registry, backend);
+  registerGranulePointRoute(app, registry, backend);
+  registerPartRoutes(app, registry, backend, maxSide);
+  registerStatisticsRoutes(app, registry, backend, maxSide);
+}

@@ -1,0 +1,295 @@
+/**
+ * Time series over granules (titiler-cmr §5): GET /timeseries (the steps as search objects) and,
+ * per granule backend, POST …/timeseries/statistics, GET …/timeseries/{tms}/tilejson.json and
+ * GET …/timeseries/bbox/….gif.
+ *
+ * Unlike titiler-cmr, steps are not HTTP sub-requests to ourselves: each step opens the backend's
+ * reader for that step's search (the request's parameters with the step's `temporal`) and calls
+ * the same read functions as the single-step routes (featureStatistics, readBbox,
+ * tileJsonDocument), with at most RASTILE_TIMESERIES_CONCURRENCY steps at once
+ * (src/granule/timeseries/step-executor.ts). The request's signal (client gone, request deadline)
+ * stops every step. Any ImageBackend whose `open` honours `temporal` plugs in (/raster now, /array
+ * when its backend lands).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Errors } from '../../errors.ts';
+import type { Bounds } from '../../geo/bounds.ts';
+import { WGS84, type Crs } from '../../geo/crs.ts';
+import { geometryBounds } from '../../geo/geometry.ts';
+import { transformBounds } from '../../geo/transform-bounds.ts';
+import { datasetGeographicBounds } from '../../geo/transform.ts';
+import type { ImageReader } from '../../readers/image-reader.ts';
+import { getTileMatrixSet } from '../../geo/tms.ts';
+import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../../granule/timeseries/size-guard.ts';
+import { runSteps } from '../../granule/timeseries/step-executor.ts';
+import { encodeAnimatedGif, renderGifFrame, resizeIndexed, type IndexedFrame } from '../../raster/render/encode-gif.ts';
+import { releaseImage } from '../../raster/image-data.ts';
+import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
+import { parseFeature } from '../geojson-body.ts';
+import { algorithmParams } from '../params/algorithm.ts';
+import { bboxPathParams } from '../params/coordinates.ts';
+import { coordCrsParam, dstCrsParam } from '../params/crs.ts';
+import { datasetParams } from '../params/dataset.ts';
+import { granuleSearchParams, legacyGranuleSearchAliases } from '../params/granule-search.ts';
+import { partSizeParams } from '../params/image-size.ts';
+import { colormapParams, renderParams } from '../params/render.ts';
+import { coverScaleParam, histogramParams, statisticsParams } from '../params/statistics.ts';
+import { tileJsonParams, tilesizeParam } from '../params/tile.ts';
+import { tmsPathParam } from '../params/tms.ts';
+import { queryPairs } from '../query-string.ts';
+import { registerRoute, type RouteRegistry } from '../route.ts';
+import type { Services } from '../services.ts';
+import { P, type ParamDefs, type ParsedParams } from '../validation/params.ts';
+import type { ImageBackend } from './backend.ts';
+import { readBbox } from './bbox-read.ts';
+import { featureStatistics } from './feature-statistics.ts';
+import { colormapOf, postProcessFor } from './image-output.ts';
+import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
+import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_KEYS, type TimeseriesRequest } from './timeseries-plan.ts';
+
+const TAG = 'Time series';
+
+/** A step's granule search done ahead of its read (a backend may offer it; see `searchStep`). */
+export interface StepSearch {
+  /** Identifies the granules found, in order: steps with equal keys read the same mosaic. */
+  key: string;
+  count: number;
+  /** The step's reader over exactly these granules (no second search). */
+  open(signal: AbortSignal): Promise<ImageReader>;
+}
+
+/** `area`: the read's area in EPSG:4326, as the reader would search it. */
+export type StepSearcher<D extends ParamDefs> = (params: ParsedParams<D>, area: Bounds, signal: AbortSignal) => Promise<StepSearch>;
+
+/** GET /timeseries: backend-agnostic; the step list as CMR search objects. */
+export function registerTimeseriesListRoute(app: FastifyInstance, registry: RouteRegistry, services: Services): void {
+  const box = {
+    minx: P.float().describe('West of the box the step-less granule search is limited to (with miny, maxx, maxy).'),
+    miny: P.float().describe('South of that box.'),
+    maxx: P.float().describe('East of that box.'),
+    maxy: P.float().describe('North of that box.'),
+  };
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: '/timeseries',
+    operationId: 'timeseries_steps',
+    summary: 'The steps of a time series: one CMR search object per step (collection, filters and the step `temporal`).',
+    tags: [TAG],
+    params: { ...granuleSearchParams({ coverageTolerance: LISTING_COVERAGE_TOLERANCE }), ...legacyGranuleSearchAliases, ...timeseriesParams, ...box },
+    responses: { 200: { description: 'Search objects, in step order.', content: { 'application/json': {} } } },
+    handler: async ({ params: p, signal }) => {
+      const bbox: Bounds | undefined =
+        p.minx !== undefined && p.miny !== undefined && p.maxx !== undefined && p.maxy !== undefined ? [p.minx, p.miny, p.maxx, p.maxy] : undefined;
+      const steps = await requestSteps(p, services, bbox, signal);
+      return { kind: 'json', data: stepSearches(p, steps) };
+    },
+  });
+}
+
+/** titiler-cmr §5.7: the collection's resolution, then the per-step and total estimates. */
+async function sizeGuard(
+  services: Services,
+  p: TimeseriesRequest,
+  endpoint: GuardedEndpoint,
+  aoi: Bounds,
+  crs: Crs,
+  steps: number,
+  signal: AbortSignal,
+): Promise<void> {
+  if (steps === 0) return;
+  const id = collectionOf(p)!;
+  const collection = await services.cmr.getCollection(id, signal);
+  if (collection === null) throw Errors.sourceNotFound(`concept_id ${id} not found`);
+  const wgs84 = crs === WGS84 ? aoi : transformBounds(crs, WGS84, aoi);
+  checkSeriesSize(endpoint, wgs84, collectionResolution(collection.umm), steps, services.config.timeseries);
+}
+
+export function registerTimeseriesRoutes<D extends ParamDefs>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  services: Services,
+  backend: ImageBackend<D>,
+  searchStep?: StepSearcher<D>,
+): void {
+  const { prefix } = backend;
+  const op = prefix.slice(1);
+  const tags = [backend.tag, TAG];
+  const maxSide = services.config.limits.maxImageSide;
+  const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
+    runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal });
+  /** The request's parameters for one step: its `temporal`, everything else unchanged. */
+  const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
+  /**
+   * One step's read. With a backend's `searchStep`, the search comes first and steps that found
+   * the same granules share one read (consecutive steps inside one granule's time range are the
+   * same mosaic); a step finding nothing is a 204 step without a read. Otherwise the reader
+   * searches as the single-step route does.
+   */
+  const stepRead = <T>(p: ParsedParams<D>, area: Bounds, read: (reader: ImageReader, signal: AbortSignal) => Promise<T>) => {
+    const shared = new Map<string, Promise<T>>();
+    return async (step: string, signal: AbortSignal): Promise<T> => {
+      if (searchStep === undefined) return read(await backend.open(forStep(p, step), signal), signal);
+      const found = await searchStep(forStep(p, step), area, signal);
+      if (found.count === 0) throw Errors.noData('No granule found for this step');
+      let result = shared.get(found.key);
+      if (result === undefined) {
+        result = found.open(signal).then((reader) => read(reader, signal));
+        shared.set(found.key, result);
+      }
+      return result;
+    };
+  };
+
+  registerRoute(app, registry, {
+    method: 'POST',
+    path: `${prefix}/timeseries/statistics`,
+    operationId: `${op}_timeseries_statistics`,
+    summary: 'Statistics inside a GeoJSON Feature for every step of a time series, keyed by the step.',
+    description:
+      'Each step is the POST /statistics of that step; steps without data are left out. A FeatureCollection is refused (400): send one request per feature.',
+    tags,
+    params: {
+      ...backend.params,
+      ...datasetParams,
+      ...algorithmParams,
+      ...statisticsParams,
+      ...histogramParams,
+      ...coordCrsParam,
+      ...dstCrsParam,
+      ...partSizeParams(maxSide),
+      ...coverScaleParam,
+      ...timeseriesParams,
+    },
+    body: { required: true, description: 'One GeoJSON Feature.', schema: { $ref: '#/components/schemas/Feature' } },
+    responses: { 200: { description: 'The Feature, with `properties.statistics` = {step: statistics per band}.', content: { 'application/geo+json': {} } } },
+    handler: async ({ params, body, signal }) => {
+      const p = params as ParsedParams<D> & typeof params & TimeseriesRequest;
+      if (typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'FeatureCollection') {
+        throw Errors.badRequest('Expected a GeoJSON Feature: the time-series statistics take one Feature per request (a FeatureCollection is not accepted)');
+      }
+      const feature = parseFeature(body);
+      const post = postProcessFor(p);
+      const coordCrs = p.coord_crs ?? WGS84;
+      const dstCrs = p.dst_crs ?? coordCrs;
+      const steps = await requestSteps(p, services, undefined, signal);
+      await sizeGuard(services, p, 'statistics', geometryBounds(feature.geometry), coordCrs, steps.length, signal);
+      const area = datasetGeographicBounds(coordCrs, geometryBounds(feature.geometry), WGS84);
+      const results = await run(
+        steps,
+        stepRead(p, area, async (reader, s) => (await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, s)).statistics),
+        signal,
+      );
+      const statistics: Record<string, unknown> = {};
+      steps.forEach((step, i) => {
+        if (results[i] !== null) statistics[step] = results[i];
+      });
+      feature.properties = { ...(feature.properties ?? {}), statistics };
+      return { kind: 'json', contentType: 'application/geo+json', data: feature };
+    },
+  });
+
+  registerRoute(app, registry, {
+    method: 'GET',
+    path: `${prefix}/timeseries/{tileMatrixSetId}/tilejson.json`,
+    operationId: `${op}_timeseries_tilejson`,
+    summary: 'One TileJSON per step of a time series, keyed by the step, in step order.',
+    description: "Each tile URL carries its step's `temporal`; other parameters (a `sel` `{datetime}` template included) are passed on unchanged.",
+    tags,
+    params: {
+      ...tmsPathParam,
+      ...tilesizeParam,
+      ...tileJsonParams,
+      ...backend.params,
+      ...datasetParams,
+      ...algorithmParams,
+      ...colormapParams,
+      ...renderParams,
+      ...timeseriesParams,
+      tile_scale: P.int().ge(1).le(3).default(1).describe('Accepted for titiler-cmr compatibility; has no effect (use `tilesize`).'),
+    },
+    responses: { 200: { description: '{step: TileJSON}.', content: { 'application/json': {} } } },
+    handler: async ({ params, request, baseUrl, signal }) => {
+      const p = params as ParsedParams<D> & typeof params & TimeseriesRequest;
+      postProcessFor(p);
+      const tms = getTileMatrixSet(p.tileMatrixSetId);
+      const steps = await requestSteps(p, services, undefined, signal);
+      const base = queryPairs(request.url, [...TILEJSON_DROP, ...TIMESERIES_KEYS, 'tile_scale']);
+      const docs = await run(
+        steps,
+        async (step, s) => {
+          const reader = await backend.open(forStep(p, step), s);
+          return tileJsonDocument(backend, forStep(p, step), reader, tms, [...base, ['temporal', step]], baseUrl);
+        },
+        signal,
+      );
+      const data: Record<string, unknown> = {};
+      steps.forEach((step, i) => {
+        if (docs[i] !== null) data[step] = docs[i];
+      });
+      return { kind: 'json', data };
+    },
+  });
+
+  const sizePath = {
+    width: P.int().gt(0).le(maxSide).path().describe('Frame width.'),
+    height: P.int().gt(0).le(maxSide).path().describe('Frame height.'),
+  };
+  const gifParams = {
+    ...bboxPathParams,
+    format: P.enumeration(['gif'] as const)
+      .path()
+      .describe('Output type: `gif`.'),
+    ...backend.params,
+    ...datasetParams,
+    ...algorithmParams,
+    ...colormapParams,
+    ...renderParams,
+    ...coordCrsParam,
+    ...dstCrsParam,
+    ...timeseriesParams,
+    fps: P.int().gt(1).default(10).describe('Frames per second (each frame shows 1000 // fps ms).'),
+  };
+  for (const sized of [true, false]) {
+    registerRoute(app, registry, {
+      method: 'GET',
+      path: `${prefix}/timeseries/bbox/{minx},{miny},{maxx},{maxy}${sized ? '/{width}x{height}' : ''}.{format}`,
+      operationId: `${op}_timeseries_bbox${sized ? '_sized' : ''}`,
+      summary: 'Animated GIF of a bbox, one frame per step with data, in step order.',
+      description:
+        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever.',
+      tags,
+      params: sized ? { ...gifParams, ...sizePath } : { ...gifParams, ...partSizeParams(maxSide) },
+      responses: { 200: { description: 'Animated GIF.', content: { 'image/gif': {} } }, 204: { description: 'No step has data.' } },
+      handler: async ({ params, signal }) => {
+        const p = params as ParsedParams<D> & typeof params & TimeseriesRequest & { width?: number; height?: number; max_size?: number };
+        const post = postProcessFor(p);
+        const bounds: Bounds = [p.minx, p.miny, p.maxx, p.maxy];
+        const steps = await requestSteps(p, services, bounds, signal);
+        await sizeGuard(services, p, 'bbox', bounds, p.coord_crs ?? WGS84, steps.length, signal);
+        const area = datasetGeographicBounds(p.coord_crs ?? WGS84, bounds, WGS84);
+        const frames = await run(
+          steps,
+          stepRead(p, area, async (reader, s): Promise<IndexedFrame> => {
+            const img = await readBbox(reader, p, bounds, s);
+            const shown = await post(img);
+            try {
+              return renderGifFrame(shown, { rescale: p.rescale, colorFormula: p.color_formula, colormap: colormapOf(p), returnMask: p.return_mask });
+            } finally {
+              releaseImage(img);
+              if (shown !== img) releaseImage(shown);
+            }
+          }),
+          signal,
+        );
+        const kept = frames.filter((f): f is IndexedFrame => f !== null);
+        if (kept.length === 0) return { kind: 'body', status: 204, body: '', contentType: 'image/gif' };
+        const { width, height } = kept[0]!;
+        const body = encodeAnimatedGif(
+          kept.map((f) => resizeIndexed(f, width, height)),
+          Math.floor(1000 / p.fps),
+        );
+        return { kind: 'body', body, contentType: 'image/gif' };
+      },
+    });
+  }
+}

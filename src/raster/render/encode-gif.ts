@@ -1,0 +1,148 @@
+/**
+ * Animated GIFs of rendered frames (time-series `…/timeseries/bbox/….gif`), written with gifenc.
+ *
+ * Palette: one per frame (a local colour table), chosen as soon as the frame is rendered. Frames
+ * of a time series can differ a lot (seasons, clouds, snow), so a palette shared across frames
+ * would spend its 256 colours badly; per frame, each keeps its own best 256, and the frame is
+ * held as one byte per pixel from then on instead of four (a shared palette needs every frame's
+ * RGBA at once). A frame with at most 255 distinct opaque colours (colormapped or grey data,
+ * the usual case) gets those colours exactly; others are quantised by gifenc (RGB565 buckets).
+ * Transparent pixels (alpha 0) use a reserved palette entry, and each frame is disposed to the
+ * background (GIF disposal 2), so a pixel without data never shows the previous frame.
+ */
+import gifenc, { type Palette } from 'gifenc';
+import type { ImageData } from '../image-data.ts';
+import type { Canvas } from './canvas.ts';
+import { coerceDtype } from './dtype-coerce.ts';
+import { postProcess, type RenderOptions } from './render-image.ts';
+
+// Node resolves gifenc to its CommonJS build, whose named exports it cannot detect.
+const { applyPalette, GIFEncoder, quantize } = gifenc;
+
+export interface IndexedFrame {
+  width: number;
+  height: number;
+  /** One palette index per pixel. */
+  index: Uint8Array;
+  palette: Palette;
+  /** Index of the transparent entry, or -1 when the frame has no transparent pixel. */
+  transparentIndex: number;
+}
+
+/** RGBA (interleaved, 4 bytes per pixel) of an 8-bit canvas: 1–2 bands grey, 3+ bands RGB; alpha from the canvas or opaque. */
+export function canvasToRgba(canvas: Canvas, withAlpha: boolean): Uint8Array {
+  const n = canvas.width * canvas.height;
+  const out = new Uint8Array(4 * n);
+  const [r, g, b] = canvas.bands.length >= 3 ? canvas.bands : [canvas.bands[0]!, canvas.bands[0]!, canvas.bands[0]!];
+  const alpha = canvas.alpha;
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    out[o] = r![i]!;
+    out[o + 1] = g![i]!;
+    out[o + 2] = b![i]!;
+    out[o + 3] = withAlpha ? (alpha[i] === 0 ? 0 : 255) : 255;
+  }
+  return out;
+}
+
+/** Palette indices of one RGBA frame (exact when it has ≤ 255 opaque colours). */
+export function indexFrame(rgba: Uint8Array, width: number, height: number): IndexedFrame {
+  const n = width * height;
+  const index = new Uint8Array(n);
+  const seen = new Map<number, number>();
+  const palette: Palette = [];
+  let transparentIndex = -1;
+  let exact = true;
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    if (rgba[o + 3] === 0) {
+      if (transparentIndex < 0) {
+        transparentIndex = palette.length;
+        palette.push([0, 0, 0]);
+      }
+      index[i] = transparentIndex;
+      continue;
+    }
+    const key = (rgba[o]! << 16) | (rgba[o + 1]! << 8) | rgba[o + 2]!;
+    let k = seen.get(key);
+    if (k === undefined) {
+      if (palette.length >= 256) {
+        exact = false;
+        break;
+      }
+      k = palette.length;
+      seen.set(key, k);
+      palette.push([rgba[o]!, rgba[o + 1]!, rgba[o + 2]!]);
+    }
+    index[i] = k;
+  }
+  if (exact) return { width, height, index, palette, transparentIndex };
+  // Too many colours: quantise the RGB to 255 entries, the last one for transparency.
+  const quantised = quantize(rgba, 255, { format: 'rgb565' });
+  const mapped = applyPalette(rgba, quantised, 'rgb565');
+  const t = quantised.length;
+  let anyTransparent = false;
+  for (let i = 0, o = 3; i < n; i++, o += 4) {
+    if (rgba[o] === 0) {
+      mapped[i] = t;
+      anyTransparent = true;
+    }
+  }
+  return { width, height, index: mapped, palette: anyTransparent ? [...quantised, [0, 0, 0]] : quantised, transparentIndex: anyTransparent ? t : -1 };
+}
+
+/**
+ * The animated GIF: frames in order, each shown `delayMs` (GIF stores centiseconds), looping
+ * forever. A frame given again (the same object: time-series steps that read the same granules)
+ * is LZW-encoded once and its bytes repeated.
+ */
+export function encodeAnimatedGif(frames: readonly IndexedFrame[], delayMs: number): Buffer {
+  const gif = GIFEncoder({ auto: false });
+  gif.writeHeader();
+  const encoded = new Map<IndexedFrame, Uint8Array>();
+  frames.forEach((f, i) => {
+    // gifenc wants at least 2 palette entries (a 1-bit colour table)
+    const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
+    const options = {
+      palette,
+      delay: delayMs,
+      repeat: 0,
+      dispose: 2,
+      ...(f.transparentIndex >= 0 ? { transparent: true, transparentIndex: f.transparentIndex } : {}),
+    };
+    if (i === 0) return gif.writeFrame(f.index, f.width, f.height, { ...options, first: true });
+    let bytes = encoded.get(f);
+    if (bytes === undefined) {
+      const one = GIFEncoder({ auto: false, initialCapacity: f.width * f.height });
+      one.writeFrame(f.index, f.width, f.height, options); // graphic control, descriptor, local palette, LZW data
+      bytes = one.bytes();
+      encoded.set(f, bytes);
+    }
+    gif.stream.writeBytesView(bytes);
+  });
+  gif.finish();
+  const bytes = gif.bytes();
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Nearest-neighbour resize of an indexed frame (frames of a series whose native sizes differ). */
+export function resizeIndexed(f: IndexedFrame, width: number, height: number): IndexedFrame {
+  if (f.width === width && f.height === height) return f;
+  const index = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(f.height - 1, Math.floor(((y + 0.5) * f.height) / height));
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(f.width - 1, Math.floor(((x + 0.5) * f.width) / width));
+      index[y * width + x] = f.index[sy * f.width + sx]!;
+    }
+  }
+  return { ...f, width, height, index };
+}
+
+/**
+ * One GIF frame from a read image: the render pipeline's rescale, colour formula and colormap,
+ * then 8 bits per band as for JPEG/WebP output (data of other types scaled from the dataset
+ * statistics or the type's range), then palette indices.
+ */
+export function renderGifFrame(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame {
+  const canvas = coerceDtype(postProcess(img, options), 'jpeg', false, img.datasetStatistics);
+  return indexFrame(canvasToRgba(canvas, options.returnMask), canvas.width, canvas.height);
+}
