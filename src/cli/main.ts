@@ -9,6 +9,7 @@ export { DEMO_FILE } from './config-from-env.ts';
 const USAGE = `Usage:
   rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL] [--trust-proxy V] [--workers N]
   rastile info <path-or-url>
+  rastile validate [--strict] <path-or-url>   (COG check like rio-cogeo; exit 1 when not a COG)
 
 Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL, RASTILE_TRUST_PROXY, RASTILE_WORKERS, RASTILE_SHUTDOWN_TIMEOUT_MS (see README).`;
 
@@ -25,6 +26,7 @@ export async function main(argv: string[]): Promise<number> {
       'trust-proxy': { type: 'string' },
       workers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      strict: { type: 'boolean' },
     },
   });
   const [command, ...rest] = positionals;
@@ -57,6 +59,23 @@ export async function main(argv: string[]): Promise<number> {
     } catch (err) {
       console.error(`rastile info: ${isRastileError(err) ? err.message : String(err)}`);
       return 1;
+    }
+  }
+  if (command === 'validate') {
+    const target = rest[0];
+    if (!target) {
+      console.error('rastile validate: missing <path-or-url>\n\n' + USAGE);
+      return 2;
+    }
+    try {
+      const { createServices } = await import('../http/services.ts');
+      const { cogInfo } = await import('../http/cog-validation.ts');
+      const report = await cogInfo(createServices(config), target, values.strict === true);
+      console.log(JSON.stringify(report, null, 2));
+      return report.COG ? 0 : 1;
+    } catch (err) {
+      console.error(`rastile validate: ${isRastileError(err) ? err.message : String(err)}`);
+      return 2;
     }
   }
   console.error(`Unknown command '${command}'\n\n${USAGE}`);
