@@ -120,6 +120,13 @@ describe('/array time series (GAMSSA, P1D over two days)', { skip: available ? f
     assert.deepEqual(pillow(body).size, [png.readUInt32BE(16), png.readUInt32BE(20)]);
   });
 
+  it('each step reads with its own {datetime}: a sel on the squeezed time dimension fails with the step value in the 400', async () => {
+    const r = await server.post(`/array/timeseries/statistics?${SERIES}&${SEL}`, feature(ARCTIC));
+    const body = (await r.json()) as { detail: string };
+    assert.equal(r.status, 400);
+    assert.match(body.detail, /sel time=2024-10-1[12]T00:00:00\+00:00: dimension 'time' of 'analysed_sst' has a single value/);
+  });
+
   it('legacy /timeseries/statistics?backend=xarray lands on /array/timeseries/statistics', async () => {
     const r = await server.post(`/timeseries/statistics?${SERIES}&backend=xarray`, feature(ARCTIC));
     const body = (await r.json()) as { properties: { statistics: Record<string, unknown> } };
