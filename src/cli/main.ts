@@ -10,10 +10,13 @@ const USAGE = `Usage:
   rastile serve [--host H] [--port P] [--local-roots DIR[:DIR…]] [--allow-private-hosts] [--cmr-url URL] [--trust-proxy V] [--workers N]
   rastile info <path-or-url>
   rastile validate [--strict] <path-or-url>   (COG check like rio-cogeo; exit 1 when not a COG)
+  rastile mosaic create [--quadkey-zoom Z] [--minzoom Z] [--maxzoom Z] [-o OUT.json] COG…
 
 Environment: HOST, PORT, RASTILE_LOCAL_ROOTS, RASTILE_ALLOW_PRIVATE_HOSTS, RASTILE_CMR_URL, RASTILE_TRUST_PROXY, RASTILE_WORKERS, RASTILE_SHUTDOWN_TIMEOUT_MS (see README).`;
 
 export async function main(argv: string[]): Promise<number> {
+  // `rastile mosaic …` has its own options (src/cli/mosaic-create.ts).
+  if (argv[0] === 'mosaic') return (await import('./mosaic-create.ts')).mosaicMain(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
