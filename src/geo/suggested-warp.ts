@@ -17,15 +17,25 @@ export interface SuggestedWarp {
   height: number;
 }
 
+/** A non-affine source georeferencing (GDAL's GCP polynomial): pixel/line ↔ source CRS. */
+export interface PixelMap {
+  forward(pixel: number, line: number): [number, number];
+  reverse(x: number, y: number): [number, number];
+}
+
 /** Source pixel/line ↔ destination georeferenced coordinates (GDAL's GenImgProj transformer without a destination raster). */
 class PixelToDst {
   private readonly inv: GeoTransform;
+  private readonly gt: GeoTransform;
+  private readonly map: PixelMap | null;
   constructor(
     private readonly src: Crs,
     private readonly dst: Crs,
-    private readonly gt: GeoTransform,
+    georef: GeoTransform | PixelMap,
   ) {
-    this.inv = invertGeoTransform(gt);
+    this.map = Array.isArray(georef) ? null : (georef as PixelMap);
+    this.gt = Array.isArray(georef) ? (georef as GeoTransform) : [0, 1, 0, 0, 0, 1];
+    this.inv = invertGeoTransform(this.gt);
   }
 
   /** In place; returns per-point success (NaN results count as failures). */
@@ -37,8 +47,11 @@ class PixelToDst {
       for (let i = 0; i < n; i++) {
         const px = xs[i]!;
         const py = ys[i]!;
-        xs[i] = g[0] + px * g[1] + py * g[2];
-        ys[i] = g[3] + px * g[4] + py * g[5];
+        if (this.map) [xs[i], ys[i]] = this.map.forward(px, py);
+        else {
+          xs[i] = g[0] + px * g[1] + py * g[2];
+          ys[i] = g[3] + px * g[4] + py * g[5];
+        }
       }
       getTransformer(this.src, this.dst).forward(xs, ys);
     } else {
@@ -47,8 +60,11 @@ class PixelToDst {
       for (let i = 0; i < n; i++) {
         const gx = xs[i]!;
         const gy = ys[i]!;
-        xs[i] = g[0] + gx * g[1] + gy * g[2];
-        ys[i] = g[3] + gx * g[4] + gy * g[5];
+        if (this.map) [xs[i], ys[i]] = this.map.reverse(gx, gy);
+        else {
+          xs[i] = g[0] + gx * g[1] + gy * g[2];
+          ys[i] = g[3] + gx * g[4] + gy * g[5];
+        }
       }
     }
     for (let i = 0; i < n; i++) ok[i] = Number.isFinite(xs[i]!) && Number.isFinite(ys[i]!) ? 1 : 0;
@@ -112,7 +128,7 @@ function mustAdjustBorder(
  * `width`×`height` pixels with geotransform `srcGeoTransform`. Throws `InvalidCrs` when too few
  * points can be transformed (e.g. between different celestial bodies).
  */
-export function suggestedWarpOutput(src: Crs, dst: Crs, width: number, height: number, srcGeoTransform: GeoTransform): SuggestedWarp {
+export function suggestedWarpOutput(src: Crs, dst: Crs, width: number, height: number, srcGeoTransform: GeoTransform | PixelMap): SuggestedWarp {
   const t = new PixelToDst(src, dst, srcGeoTransform);
   const W = width;
   const H = height;

@@ -9,6 +9,7 @@ import type { Rgba } from '../../color.ts';
 import { bitmapPalette, colorInterpretations, invertedGreyPalette, paletteFromColorMap, Photometric } from './band-meta.ts';
 import { parseGdalMetadata, parseGdalNodata } from './gdal-metadata.ts';
 import { geoTransformFromTags } from './geotransform.ts';
+import { gcpsFromTiepoints, type Gcp } from './gcp-fit.ts';
 import type { IfdLayout } from './ifd-layout.ts';
 import { asNumbers, asText, Tag } from './tiff-tags.ts';
 
@@ -30,6 +31,8 @@ export interface TiffBandMeta {
 
 export interface DatasetMeta {
   geoTransform: GeoTransform | null;
+  /** The ground control points when the geotransform is their fit (several tiepoints, no scale or matrix), else null. */
+  gcps: Gcp[] | null;
   geoKeys: Map<number, number | string | number[]>;
   nodata: number | null;
   bands: TiffBandMeta[];
@@ -129,7 +132,12 @@ export function describeDataset(image0: TiffImage, base: IfdLayout, tags: Map<nu
     if (t !== null) datasetMetadata[name] = t;
   }
   Object.assign(datasetMetadata, meta.dataset);
-  return { geoTransform, geoKeys, nodata, bands, datasetMetadata, palette };
+  const tie = asNumbers(tiepoints);
+  const gcps =
+    geoTransform !== null && asNumbers(pixelScale) === null && asNumbers(transformation) === null && tie !== null && tie.length >= 12
+      ? gcpsFromTiepoints(tie, geoKeys.get(GT_RASTER_TYPE_GEOKEY) === RASTER_PIXEL_IS_POINT)
+      : null;
+  return { geoTransform, gcps, geoKeys, nodata, bands, datasetMetadata, palette };
 }
 
 function readGeoKeys(image: TiffImage): Map<number, number | string | number[]> {

@@ -16,6 +16,7 @@ import { blockKey } from './block-cache.ts';
 import { readBlock } from './block-reader.ts';
 import type { DatasetMeta, TiffBandMeta } from './dataset-meta.ts';
 import { DATASET_TAGS, describeDataset } from './dataset-meta.ts';
+import type { Gcp } from './gcp-fit.ts';
 import type { IfdLayout } from './ifd-layout.ts';
 import { blocksPerPlane, rowsInBlock, samplesPerBlock } from './ifd-layout.ts';
 import type { LevelSource, Plane } from './levels.ts';
@@ -88,6 +89,8 @@ export class TiffDataset {
   readonly dtype: DType;
   /** Null when not georeferenced. */
   readonly geoTransform: GeoTransform | null;
+  /** Ground control points the geotransform was fitted to (null when it was not). */
+  readonly gcps: readonly Gcp[] | null;
   /** Raw GeoKey id → value (not interpreted here). */
   readonly geoKeys: Map<number, number | string | number[]>;
   /** Parsed GDAL_NODATA, else the PAM sidecar's band-1 NoDataValue (NaN allowed). */
@@ -135,6 +138,7 @@ export class TiffDataset {
     this.count = base.samplesPerPixel;
     this.dtype = base.dtype;
     this.geoTransform = init.geoTransform;
+    this.gcps = init.gcps;
     this.geoKeys = init.geoKeys;
     this.nodata = init.nodata;
     this.pamSrs = init.srs;

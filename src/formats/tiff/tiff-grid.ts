@@ -4,6 +4,8 @@
  * GeoKeys, the nodata GDAL would use, band roles (alpha), mask kind, palette, statistics tags.
  * Opening probes `<file>.ovr` / `<file>.msk` / `<file>.msk.ovr` / `<file>.aux.xml` sidecars for local files.
  */
+import { gcpPolynomial } from './gcp-polynomial.ts';
+import { gcpWarped } from './gcp-warped.ts';
 import { statSync } from 'node:fs';
 import type { Rgba } from '../../color.ts';
 import { representableNodata, type DType } from '../../dtype.ts';
@@ -70,7 +72,10 @@ export function tiffGridVersions(ctx: TiffGridContext): DatasetVersions {
   return {
     current: async (location, signal) => versionOf(await currentSources(location, ctx, signal)),
     peek: (location) => (ctx.sidecars ? peekLocalVersion(location) : undefined),
-    forget(old, current) {
+    forget(oldDs, currentDs) {
+      const unwrap = (d: GridDataset | undefined) => (d !== undefined && 'inner' in d ? (d as { inner: GridDataset }).inner : d);
+      const old = unwrap(oldDs);
+      const current = unwrap(currentDs);
       if (!(old instanceof TiffGrid)) return;
       const keep = new Set(current instanceof TiffGrid ? current.sources.map(sourceCacheKey) : []);
       for (const source of old.sources) {
@@ -122,12 +127,15 @@ export async function openTiffGrid(location: string, ctx: TiffGridContext, signa
     maxBlockBytes: ctx.maxBlockBytes,
     signal,
   });
-  return new TiffGrid(
+  const grid = new TiffGrid(
     location,
     tiff,
     versionOf(sources),
     sources.filter((s) => s !== null),
   );
+  // GCPs: read through GDAL's polynomial warp, as rio-tiler's WarpedVRT does
+  const poly = tiff.gcps !== null ? gcpPolynomial(tiff.gcps) : null;
+  return poly !== null ? gcpWarped(grid, poly) : grid;
 }
 
 export class TiffGrid implements GridDataset {
