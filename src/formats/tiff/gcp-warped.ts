@@ -9,7 +9,8 @@
 import { boundsFromGeoTransform, type GeoTransform } from '../../geo/affine.ts';
 import type { Bounds, Window } from '../../geo/bounds.ts';
 import { suggestedWarpOutput } from '../../geo/suggested-warp.ts';
-import type { TypedArray } from '../../dtype.ts';
+import { bytesPerSample, type TypedArray } from '../../dtype.ts';
+import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import type { GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
 import type { GcpPolynomial } from './gcp-polynomial.ts';
 
@@ -37,6 +38,8 @@ export function gcpWarped(inner: GridDataset, poly: GcpPolynomial): GridDataset 
     const sw = src0.width;
     const sh = src0.height;
     const n = w.width * w.height;
+    // the window's bands and mask stay with the request; the pixel index is given back below
+    chargeRequest((bands.length * bytesPerSample(inner.dtype) + 1 + 4) * n, `Warping a ${w.width}×${w.height} window of '${inner.location}' through its GCPs`);
     const src = new Int32Array(n).fill(-1);
     let c0 = Infinity;
     let r0 = Infinity;
@@ -76,6 +79,7 @@ export function gcpWarped(inner: GridDataset, poly: GcpPolynomial): GridDataset 
       for (let k = 0; k < out.length; k++) out[k][i] = read.bands[k][at];
       if (mask) mask[i] = read.mask ? read.mask[at] : 255;
     }
+    releaseRequest(4 * n);
     return { bands: out, mask };
   }
 
