@@ -23,24 +23,34 @@ function find(g: ArrayGroup, name: string): ArrayVariable | undefined {
   return g.variables.get(name) ?? [...g.groups.values()].map((c) => find(c, name)).find((v) => v !== undefined);
 }
 
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const ms = (v: number): string => `${v.toFixed(1)} ms`;
+
 const server = await startRangeServer({ root: path.dirname(file), delayMs });
 try {
   for (let run = 0; run < 3; run++) {
     const opener = createSourceOpener({ ...sourceOptionsFromEnv({}), allowPrivateHosts: true });
+    const c0 = cpuMs();
     const t0 = performance.now();
     const src = await opener.open(`${server.url}/${path.basename(file)}`);
     const f = await openHdf5(src);
     const t1 = performance.now();
+    const c1 = cpuMs();
     const openStats = { requests: src.stats!.requests, bytes: src.stats!.bytesFetched };
     const v = find(f.root, variable);
     if (v === undefined) throw new Error(`no variable ${variable}`);
     await v.readChunk(v.shape.map(() => 0));
     const t2 = performance.now();
+    const c2 = cpuMs();
     await v.readChunk(v.shape.map(() => 0));
     const t3 = performance.now();
+    const c3 = cpuMs();
     console.log(
-      `run ${run}: open ${(t1 - t0).toFixed(1)} ms (${openStats.requests} req, ${openStats.bytes} B); first chunk ${(t2 - t1).toFixed(1)} ms; ` +
-        `total ${src.stats!.requests} req, ${src.stats!.bytesFetched} B; same chunk again (bytes cached, decode only) ${(t3 - t2).toFixed(1)} ms`,
+      `run ${run}: open ${ms(t1 - t0)} (cpu ${ms(c1 - c0)}; ${openStats.requests} req, ${openStats.bytes} B); first chunk ${ms(t2 - t1)} (cpu ${ms(c2 - c1)}); ` +
+        `total ${src.stats!.requests} req, ${src.stats!.bytesFetched} B; same chunk again (bytes cached: decode only) ${ms(t3 - t2)} (cpu ${ms(c3 - c2)})`,
     );
     await opener.close();
   }

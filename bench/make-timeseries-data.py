@@ -4,6 +4,8 @@
 * 10 granules over the same area of EPSG:32633, each one single-band uint16 COG (B04: 1024x1024 px
   of 30 m, DEFLATE + predictor 2, 256 px blocks, overviews, nodata 0), granule n covering the
   three days 2024-06-(3n+1) .. 2024-06-(3n+3): a 30-day P1D series reads each granule in 3 steps;
+* one more granule, G10, on 2024-05-01..03, outside the series: bench/timeseries.ts warms each fresh
+  server up on it (code paths compiled and JIT-warm) without touching the measured granules' blocks;
 * granules.json: their CMR UMM-G records (GPolygon footprints; `{DATA_HOST}` in the https hrefs).
 
 Run with Debian's Python: /usr/bin/python3 bench/make-timeseries-data.py
@@ -50,7 +52,7 @@ def main():
     t = from_origin(X0, Y0, RES, RES)
     w, s, e, nn = array_bounds(SIZE, SIZE, t)
     xs, ys = transform(CRS, "EPSG:4326", [w, e, e, w, w], [s, s, nn, nn, s])
-    for n in range(GRANULES):
+    for n in range(GRANULES + 1):
         gr = f"BENCHTS.G{n:02d}.T33.v1.0"
         folder = os.path.join(OUT, "data", gr)
         os.makedirs(folder, exist_ok=True)
@@ -63,7 +65,9 @@ def main():
             "umm": {
                 "GranuleUR": gr,
                 "TemporalExtent": {"RangeDateTime": {"BeginningDateTime": f"2024-06-{3 * n + 1:02d}T00:00:00.000Z",
-                                                     "EndingDateTime": f"2024-06-{3 * n + 3:02d}T23:59:00.000Z"}},
+                                                     "EndingDateTime": f"2024-06-{3 * n + 3:02d}T23:59:00.000Z"}}
+                if n < GRANULES else
+                {"RangeDateTime": {"BeginningDateTime": "2024-05-01T00:00:00.000Z", "EndingDateTime": "2024-05-03T23:59:00.000Z"}},
                 "SpatialExtent": {"HorizontalSpatialDomain": {"Geometry": {"GPolygons": [
                     {"Boundary": {"Points": [{"Longitude": round(x, 8), "Latitude": round(y, 8)} for x, y in zip(xs, ys)]}}]}}},
                 "RelatedUrls": [{"URL": f"{{DATA_HOST}}/{gr}/{gr}.B04.tif", "Type": "GET DATA"}],

@@ -77,6 +77,11 @@ export const INFO_FLAGS: readonly FlagSpec[] = [
   },
 ];
 
+export const VALIDATE_FLAGS: readonly FlagSpec[] = [
+  { name: 'strict', key: 'strict', type: 'boolean', help: 'treat warnings as errors (like rio cogeo validate --strict)' },
+  ...INFO_FLAGS,
+];
+
 /** Edit distance (insert, delete, substitute), for "did you mean". */
 function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -6,10 +6,11 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Config } from '../config.ts';
 import { isRastileError } from '../errors.ts';
 import { RASTILE_VERSION } from '../version.ts';
 import { configFromEnv, type CliFlags } from './config-from-env.ts';
-import { closest, flagHelp, INFO_FLAGS, SERVE_FLAGS, type FlagSpec } from './flags.ts';
+import { closest, flagHelp, INFO_FLAGS, SERVE_FLAGS, VALIDATE_FLAGS, type FlagSpec } from './flags.ts';
 import { UsageError } from './usage-error.ts';
 
 export { DEMO_FILE } from './config-from-env.ts';
@@ -46,12 +47,7 @@ const COMMANDS: Command[] = [
       const target = positionals[0];
       if (target === undefined) throw new UsageError('info needs a file or URL: rastile info <path-or-url>');
       if (positionals.length > 1) throw new UsageError(`info takes one file or URL, got ${positionals.length}`);
-      const config = configFromEnv(process.env, flags);
-      // The local-roots confinement protects the HTTP server from its clients; here the user names
-      // a file on their own machine, so any file they can read is theirs to inspect.
-      const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(target);
-      const location = isUrl ? target : path.resolve(target);
-      if (!isUrl || target.startsWith('file:')) config.sources.localRoots = [path.parse(path.resolve(location.replace(/^file:\/\//, ''))).root];
+      const { config, location } = userConfig(flags, target);
       try {
         const { createServices } = await import('../http/services.ts');
         const reader = await createServices(config).openCog(location);
@@ -63,7 +59,41 @@ const COMMANDS: Command[] = [
       }
     },
   },
+  {
+    name: 'validate',
+    args: '<path-or-url>',
+    summary: 'check a Cloud-Optimized GeoTIFF like rio-cogeo (exit 1 when not a COG)',
+    flags: VALIDATE_FLAGS,
+    async run(flags, positionals) {
+      const target = positionals[0];
+      if (target === undefined) throw new UsageError('validate needs a file or URL: rastile validate [--strict] <path-or-url>');
+      const { config, location } = userConfig(flags, target);
+      try {
+        const { createServices } = await import('../http/services.ts');
+        const { cogInfo } = await import('../http/cog-validation.ts');
+        const report = await cogInfo(createServices(config), location, flags.strict === true);
+        console.log(JSON.stringify(report, null, 2));
+        return report.COG ? 0 : 1;
+      } catch (err) {
+        console.error(`rastile validate: ${isRastileError(err) ? err.message : String(err)}`);
+        return 2;
+      }
+    },
+  },
 ];
+
+/**
+ * The config for a command run on a file the user names. The local-roots confinement protects the
+ * HTTP server from its clients; here the user is on their own machine, so any file they can read
+ * is theirs to inspect.
+ */
+function userConfig(flags: CliFlags, target: string): { config: Config; location: string } {
+  const config = configFromEnv(process.env, flags);
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(target);
+  const location = isUrl ? target : path.resolve(target);
+  if (!isUrl || target.startsWith('file:')) config.sources.localRoots = [path.parse(path.resolve(location.replace(/^file:\/\//, ''))).root];
+  return { config, location };
+}
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => `${c.name} ${c.args}`.length));

@@ -11,7 +11,7 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { Lifecycle } from '../http/lifecycle.ts';
-import { joinClusterMetrics } from '../util/cluster-metrics.ts';
+import { BUFFER_POOL, BUFFER_POOL_BYTES } from '../util/buffer-pool.ts';
 import { announce, networkPolicy } from './announce.ts';
 import { portInUse, portProblem } from './port-check.ts';
 import { runSupervisor } from './supervisor.ts';
@@ -25,7 +25,9 @@ export async function serve(config: Config): Promise<never> {
   let code: number;
   if (cluster.isWorker) {
     const size = Number(process.env[CLUSTER_SIZE_ENV] ?? config.workers);
+    const { joinClusterMetrics } = await import('../util/cluster-metrics.ts'); // prom-client: workers only
     joinClusterMetrics();
+    BUFFER_POOL.resize(Math.floor(BUFFER_POOL_BYTES / Math.max(1, size)));
     code = await serveProcess(workerShare(config, size), { announce: false });
   } else if (config.workers <= 1) {
     code = await serveProcess(config, { announce: true });

@@ -6,12 +6,11 @@
  * (src/util/cluster-metrics.ts), and on SIGTERM/SIGINT forwards SIGTERM to every worker and
  * waits for them to drain (src/cli/serve.ts) before it exits: 0 when every worker exited 0.
  *
- * It never loads the app: its memory is node's plus prom-client's.
+ * It never loads the app nor prom-client: its memory is node's own (~40 MB resident).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { Counter, Gauge, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
-import { serveClusterMetrics } from '../util/cluster-metrics.ts';
+import { serveClusterMetrics } from './supervisor-metrics.ts';
 
 export interface SupervisorOptions {
   /** Environment variable that tells a worker the cluster's size. */
@@ -32,18 +31,9 @@ export function runSupervisor(config: Config, options: SupervisorOptions): Promi
   const n = config.workers;
   const baseBackoff = options.baseBackoffMs ?? 100;
   const maxBackoff = options.maxBackoffMs ?? 10_000;
-  const registry = new Registry();
-  const restarts = new Counter({ name: 'rastile_worker_restarts_total', help: 'Workers restarted after they died', registers: [registry] });
-  const alive = new Gauge({ name: 'rastile_workers', help: 'Worker processes alive', registers: [registry] });
-  new Gauge({
-    name: 'rastile_supervisor_resident_bytes',
-    help: 'Resident set size of the cluster primary (the workers report theirs in rastile_process_resident_bytes, summed)',
-    registers: [registry],
-    collect(this: Gauge) {
-      this.set(process.memoryUsage().rss);
-    },
-  });
-  serveClusterMetrics(registry);
+  let restarts = 0;
+  const listeningWorkers = new Set<Worker>();
+  serveClusterMetrics(() => ({ restarts, workers: listeningWorkers.size }));
 
   const started = new Map<Worker, number>();
   let quickDeaths = 0;
@@ -56,7 +46,6 @@ export function runSupervisor(config: Config, options: SupervisorOptions): Promi
   const fork = (): void => {
     const worker = cluster.fork({ [options.sizeEnv]: String(n) });
     started.set(worker, Date.now());
-    alive.set(Object.keys(cluster.workers ?? {}).length);
   };
 
   return new Promise<number>((resolve) => {
@@ -64,16 +53,18 @@ export function runSupervisor(config: Config, options: SupervisorOptions): Promi
       if (stopping && Object.keys(cluster.workers ?? {}).length === 0 && pending.size === 0) resolve(failedExit ? 1 : 0);
     };
     let listening = 0;
-    cluster.on('listening', () => {
+    cluster.on('listening', (worker) => {
+      listeningWorkers.add(worker);
       everListening = true;
       if (++listening === n) options.onReady();
     });
     cluster.on('exit', (worker, code, signal) => {
       const lived = Date.now() - (started.get(worker) ?? Date.now());
       started.delete(worker);
-      alive.set(Object.keys(cluster.workers ?? {}).length);
+      listeningWorkers.delete(worker);
       if (stopping) {
-        if (code !== 0) failedExit = true;
+        // A worker still starting when our SIGTERM came dies of it: nothing was lost.
+        if (code !== 0 && signal !== 'SIGTERM') failedExit = true;
         finishIfDone();
         return;
       }
@@ -86,7 +77,7 @@ export function runSupervisor(config: Config, options: SupervisorOptions): Promi
       quickDeaths = lived >= STABLE_MS ? 0 : quickDeaths + 1;
       const delay = Math.min(maxBackoff, quickDeaths === 0 ? 0 : baseBackoff * 2 ** (quickDeaths - 1));
       console.error(`rastile: worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}) after ${lived} ms; restarting in ${delay} ms`);
-      restarts.inc();
+      restarts++;
       const timer = setTimeout(() => {
         pending.delete(timer);
         if (!stopping) fork();

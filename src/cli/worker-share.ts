@@ -10,7 +10,9 @@
  *   kept:    limits.maxRequestBytes, maxBlockBytes, maxReadPixels, maxBodyBytes, heavyRequestBytes
  *            (one request's limits), maxQueue, cache.datasets, sources.maxWholeBodyBytes (one body)
  *
- * A cache added later that holds bytes in-process belongs in the divided list.
+ * The buffer pool (src/util/buffer-pool.ts, 24 MiB, not configurable) is split the same way when
+ * a worker starts (src/cli/serve.ts). A cache added later that holds bytes in-process belongs in
+ * the divided list.
  */
 import type { Config } from '../config.ts';
 

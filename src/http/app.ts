@@ -14,6 +14,7 @@ import { registerGranuleListingRoutes } from './factories/granule-listing-routes
 import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
 import { registerZarrRouter } from './factories/zarr-router.ts';
 import { registerGranuleArrayRouter } from './factories/granule-array-router.ts';
+import { registerCompatibilityRoute } from './factories/compatibility-route.ts';
 import { registerTimeseriesListRoute } from './factories/timeseries-routes.ts';
 import { registerStaticRoutes } from './factories/static-routes.ts';
 import { registerMetricsRoutes } from './factories/metrics-routes.ts';
@@ -69,6 +70,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerGranuleRasterRouter(app, registry, services, '/raster');
   registerZarrRouter(app, registry, services, '/zarr');
   registerGranuleArrayRouter(app, registry, services, '/array');
+  registerCompatibilityRoute(app, registry, services);
   registerGranuleListingRoutes(app, registry, services);
   registerTimeseriesListRoute(app, registry, services);
   // Last: 0.x granule-search URLs (only paths no router above matches).

@@ -5,8 +5,7 @@ import { MAX_HISTOGRAM_BINS } from './params/statistics.ts';
 import { MAX_JSON_DEPTH, MAX_PARAM_LENGTH } from './request-limits.ts';
 import { openApiParameters } from './validation/params.ts';
 import type { RouteRegistry } from './route.ts';
-
-const API_VERSION = '2.1.0';
+import { RESPONSE_SCHEMAS } from './openapi-schemas.ts';
 
 const VALIDATION_ERROR = {
   description: 'Validation Error',
@@ -64,10 +63,11 @@ export function buildOpenApi(registry: RouteRegistry, version: string): Record<s
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'rastile', description: DESCRIPTION, version: API_VERSION, 'x-rastile-version': version },
+    info: { title: 'rastile', description: DESCRIPTION, version, 'x-titiler-api': '2.x' },
     paths,
     components: {
       schemas: {
+        ...RESPONSE_SCHEMAS,
         HTTPError: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
         ValidationError: {
           type: 'object',

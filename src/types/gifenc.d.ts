@@ -8,11 +8,16 @@ declare module 'gifenc' {
     transparent?: boolean;
     transparentIndex?: number;
     dispose?: number;
+    /** With `auto: false`: write the logical screen descriptor, global palette and loop extension first. */
+    first?: boolean;
   }
   export interface Encoder {
     writeFrame(index: Uint8Array, width: number, height: number, options?: FrameOptions): void;
     finish(): void;
     bytes(): Uint8Array;
+    /** With `auto: false`: the `GIF89a` signature. */
+    writeHeader(): void;
+    readonly stream: { writeBytesView(bytes: Uint8Array): void };
   }
   export function GIFEncoder(options?: { initialCapacity?: number; auto?: boolean }): Encoder;
   export function quantize(rgba: Uint8Array, maxColors: number, options?: { format?: 'rgb565' | 'rgb444' | 'rgba4444' }): Palette;

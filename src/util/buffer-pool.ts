@@ -28,7 +28,17 @@ export class BufferPool {
   private scheduled = false;
   private keptBytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(private maxBytes: number) {}
+
+  /** Changes the budget (a cluster worker keeps its share of the process tree's); drops the oldest kept buffers over it. */
+  resize(maxBytes: number): void {
+    this.maxBytes = maxBytes;
+    while (this.keptBytes > maxBytes) this.dropOldest();
+  }
+
+  get budget(): number {
+    return this.maxBytes;
+  }
 
   /** `n` bytes at offset 0 of a pooled buffer (stale contents); small sizes are plain arrays. */
   bytes(n: number): Uint8Array {
@@ -94,13 +104,7 @@ export class BufferPool {
 
   private keep(buf: ArrayBuffer): void {
     if (buf.byteLength > this.maxBytes) return;
-    while (this.keptBytes + buf.byteLength > this.maxBytes) {
-      const old = this.order.shift()!;
-      const list = this.free.get(old.byteLength)!;
-      list.splice(list.indexOf(old), 1);
-      if (list.length === 0) this.free.delete(old.byteLength);
-      this.keptBytes -= old.byteLength;
-    }
+    while (this.keptBytes + buf.byteLength > this.maxBytes) this.dropOldest();
     this.order.push(buf);
     let list = this.free.get(buf.byteLength);
     if (!list) {
@@ -110,7 +114,18 @@ export class BufferPool {
     list.push(buf);
     this.keptBytes += buf.byteLength;
   }
+
+  private dropOldest(): void {
+    const old = this.order.shift()!;
+    const list = this.free.get(old.byteLength)!;
+    list.splice(list.indexOf(old), 1);
+    if (list.length === 0) this.free.delete(old.byteLength);
+    this.keptBytes -= old.byteLength;
+  }
 }
 
+/** Budget of the process's pool; a cluster's workers split it (src/cli/worker-share.ts). */
+export const BUFFER_POOL_BYTES = 24 * 1024 * 1024;
+
 /** The process's pool. */
-export const BUFFER_POOL = new BufferPool(24 * 1024 * 1024);
+export const BUFFER_POOL = new BufferPool(BUFFER_POOL_BYTES);

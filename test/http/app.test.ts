@@ -48,7 +48,9 @@ describe('application endpoints', () => {
       >;
     };
     assert.equal(doc.openapi, '3.1.0');
-    assert.equal(doc.info.version, '2.1.0');
+    assert.equal(doc.info.version, (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version);
+    const info = doc.paths['/cog/info']['get'].responses['200'].content?.['application/json'] as { schema: { $ref: string } };
+    assert.equal(info.schema.$ref, '#/components/schemas/Info');
     for (const p of [
       '/cog/info',
       '/cog/info.geojson',

@@ -258,6 +258,18 @@ describe('GET /raster/timeseries/bbox/….gif', () => {
     assert.equal(report.diff[0]![0], 0);
   });
 
+  it('steps sharing a granule: the frame is repeated (encoded once), every copy decodes to the single-step PNG', async () => {
+    const t = q('2024-05-01T10:00:00Z/2024-05-01T10:00:30Z');
+    const r = await server.get(`/raster/timeseries/bbox/${bbox}/40x30.gif?${COLL}&${LAYER}&${render}&temporal=${t}&step=PT10S`);
+    assert.equal(r.status, 200);
+    const p = await server.get(
+      `/raster/bbox/${bbox}/40x30.png?${COLL}&${LAYER}&${render}&temporal=${q('2024-05-01T10:00:10+00:00/2024-05-01T10:00:19+00:00')}`,
+    );
+    const report = decodeGif(Buffer.from(await r.arrayBuffer()), [Buffer.from(await p.arrayBuffer())]);
+    assert.equal(report.n_frames, 3);
+    assert.deepEqual(report.diff, [[0], [0], [0]]);
+  });
+
   it('all steps empty → 204; fps 1 → 422; format other than gif → 422', async () => {
     const june = q('2024-06-01T00:00:00Z/2024-06-04T00:00:00Z');
     assert.equal((await server.get(`/raster/timeseries/bbox/${bbox}.gif?${COLL}&${LAYER}&temporal=${june}&step=P1D`)).status, 204);
@@ -336,5 +348,49 @@ describe('legacy time-series URLs land on the new routes', () => {
     const gif = await server.get(`/timeseries/bbox/${BOX.join(',')}/32x32.gif?${legacy}`);
     assert.equal(gif.status, 200);
     assert.equal(gif.headers.get('content-type'), 'image/gif');
+  });
+});
+
+describe('failures and the deadline', () => {
+  it("a failing step fails the series with that step's status and message", async () => {
+    const fx = loadGranuleFixtures(data.url);
+    const failing = await startCmrStandin({
+      granules: fx.items,
+      collections: fx.collections,
+      status: (req) => (req.query.some(([k, v]) => k === 'temporal' && v.startsWith('2024-05-03')) ? 400 : undefined),
+    });
+    const s = await startTestServer((c) => {
+      c.cmrUrl = failing.url;
+    });
+    try {
+      const r = await s.post(`/raster/timeseries/statistics?${COLL}&${LAYER}&temporal=${MAY}&step=P1D`, FEATURE);
+      assert.equal(r.status, 400);
+      assert.deepEqual(await r.json(), { detail: 'Stand-in forced status 400' });
+    } finally {
+      await s.close();
+      await failing.close();
+    }
+  });
+
+  it('the request deadline (RASTILE_REQUEST_TIMEOUT_MS) cuts the series: 503, and no step starts after it', async () => {
+    const fx = loadGranuleFixtures(data.url);
+    const slow = await startCmrStandin({ granules: fx.items, collections: fx.collections, delayMs: 300 });
+    const s = await startTestServer((c) => {
+      c.cmrUrl = slow.url;
+      c.timeseries.concurrency = 1;
+      c.limits.requestTimeoutMs = 1000;
+    });
+    try {
+      const r = await s.get(`/raster/timeseries/bbox/${BOX.join(',')}/32x32.gif?${COLL}&${LAYER}&temporal=${MAY}&step=P1D`);
+      assert.equal(r.status, 503);
+      assert.match(((await r.json()) as { detail: string }).detail, /RASTILE_REQUEST_TIMEOUT_MS/);
+      const sent = slow.granuleRequests().length;
+      await sleep(1000);
+      assert.equal(slow.granuleRequests().length, sent, 'no CMR request after the cut');
+      assert.ok(sent < 11, `searches before the cut: ${sent}`);
+    } finally {
+      await s.close();
+      await slow.close();
+    }
   });
 });

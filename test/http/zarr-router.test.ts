@@ -143,6 +143,18 @@ test('/zarr/dataset/keys, /variables, /dataset/dict, the dataset page and /valid
   const html = await (await server.get(`/zarr/dataset/?url=${SST}`)).text();
   assert.match(html, /zarr\/WebMercatorQuad\/map\.html\?url=.*variable=sst/);
   assert.deepEqual((await server.getJson<{ valid: boolean }>(`/zarr/validate?url=${SST}&variable=sst&sel=time=2000-02-01`)).body.valid, true);
+  const api = await server.getJson<{ paths: Record<string, unknown> }>('/api');
+  for (const path of [
+    '/zarr/info',
+    '/zarr/dataset/keys',
+    '/zarr/dataset/dict',
+    '/zarr/validate',
+    '/array/info',
+    '/array/point/{lon},{lat}',
+    '/compatibility',
+  ]) {
+    assert.ok(path in api.body.paths, `OpenAPI lists ${path}`);
+  }
   const bad = await server.getJson<{ valid: boolean; errors: string[] }>(`/zarr/validate?url=${SST}&variable=sst&variable=nope`);
   assert.equal(bad.body.valid, false);
   assert.match(bad.body.errors[0], /Variable 'nope' not found/);

@@ -35,6 +35,19 @@ describe('BufferPool', () => {
     assert.equal(pool.bytesKept, before - newest.buffer.byteLength);
   });
 
+  it('resize: a smaller budget lets the oldest kept buffers go at once and caps what it keeps', () => {
+    const pool = new BufferPool(1024 * KiB);
+    const lent = Array.from({ length: 8 }, () => pool.bytes(128 * KiB));
+    pool.release(...lent.map((l) => l.buffer));
+    assert.equal(pool.bytesKept, 1024 * KiB);
+    pool.resize(300 * KiB);
+    assert.equal(pool.budget, 300 * KiB);
+    assert.equal(pool.bytesKept, 256 * KiB, 'the two newest 128 KiB buffers stay');
+    assert.equal(pool.bytes(128 * KiB).buffer, lent[7]!.buffer);
+    const big = pool.bytes(512 * KiB);
+    assert.ok(!pool.owns(big.buffer), 'over the new budget: a plain allocation');
+  });
+
   it('releaseLater makes buffers reusable only at the next turn of the event loop', async () => {
     const pool = new BufferPool(4096 * KiB);
     const a = pool.bytes(256 * KiB);

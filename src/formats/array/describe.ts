@@ -70,3 +70,25 @@ export function dataVariables(file: ArrayFile, group?: string): string[] {
 
 /** Whether a variable has recognisable x/y dimensions (the dataset page links only those to a map). */
 export const isGridVariable = (d: VariableDict): boolean => spatialDims(d.dims) !== null;
+
+/**
+ * Groups holding gridded variables, for a file whose root has none (titiler-cmr §2.5): groups
+ * with a variable whose dimensions include an x and a y name of the alias lists, those outside
+ * any `/metadata/` path first, then metadata ones; when none qualifies, every group holding
+ * variables.
+ */
+export function compatibleGroups(file: ArrayFile): string[] {
+  const gridded: string[] = [];
+  const any: string[] = [];
+  const walk = (g: ArrayGroup): void => {
+    if (g.path !== '/' && g.variables.size > 0) {
+      any.push(g.path);
+      if ([...g.variables.values()].some((v) => spatialDims(v.dims) !== null)) gridded.push(g.path);
+    }
+    for (const c of g.groups.values()) walk(c);
+  };
+  walk(file.root);
+  const isMeta = (p: string): boolean => /(^|\/)metadata(\/|$)/i.test(p);
+  if (gridded.length > 0) return [...gridded.filter((p) => !isMeta(p)), ...gridded.filter(isMeta)];
+  return any;
+}

@@ -70,6 +70,11 @@ export class ArrayOpener {
     this.files = new LruCache<string, OpenedFile>(ctx.maxFiles ?? 64, () => 1);
   }
 
+  /** The decoded-chunk cache the opened files read through. */
+  get chunkCache(): ChunkCache {
+    return this.ctx.chunkCache;
+  }
+
   /** The current version of the bytes at `location` (a stat for a local file; Zarr: its metadata documents'). */
   async currentVersion(location: string, signal?: AbortSignal): Promise<string> {
     if (looksLikeZarr(location)) return this.zarrVersion(zarrRoot(location), signal);

@@ -21,6 +21,8 @@ export class FileContext {
   sizeOfOffsets = 8;
   sizeOfLengths = 8;
   baseAddress = 0;
+  /** Virtual chunk size of contiguous and compact datasets. */
+  virtualChunkBytes = 1024 * 1024;
   /** Caches per structure type, keyed by address (index nodes, heaps, object headers). */
   readonly memo = new Map<string, Promise<unknown>>();
   private readonly pages = new Map<number, Promise<Uint8Array>>();
@@ -37,7 +39,9 @@ export class FileContext {
 
   /** Seed the cache with bytes already read at absolute file offset 0. */
   seed(head: Uint8Array): void {
-    for (let p = 0; (p + 1) * PAGE <= head.length; p++) this.pages.set(p, Promise.resolve(head.subarray(p * PAGE, (p + 1) * PAGE)));
+    // a partial last page only when it is the end of the file
+    const end = head.length >= this.fileSize ? head.length : Math.floor(head.length / PAGE) * PAGE;
+    for (let p = 0; p * PAGE < end; p++) this.pages.set(p, Promise.resolve(head.subarray(p * PAGE, Math.min(end, (p + 1) * PAGE))));
   }
 
   /** Check that [address, address + length) lies inside the file (address relative to the base). */

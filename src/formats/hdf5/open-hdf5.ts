@@ -15,7 +15,12 @@ import { isHdf5Signature, parseSuperblock } from './superblock.ts';
 
 export { isHdf5Signature };
 
-export async function openHdf5(source: Source, signal?: AbortSignal): Promise<ArrayFile> {
+export interface Hdf5Options {
+  /** Size of the virtual chunks contiguous and compact datasets are read by (default 1 MiB). */
+  virtualChunkBytes?: number;
+}
+
+export async function openHdf5(source: Source, signal?: AbortSignal, options: Hdf5Options = {}): Promise<ArrayFile> {
   const head = await raceAbort(source.fetch(0, HEAD_BYTES, signal), signal, source.url);
   if (!isHdf5Signature(head)) throw Errors.invalidFormat(`${source.url} is not an HDF5/NetCDF-4 file (no HDF5 signature)`, { context: { url: source.url } });
   const sb = parseSuperblock(head);
@@ -31,6 +36,7 @@ export async function openHdf5(source: Source, signal?: AbortSignal): Promise<Ar
   ctx.sizeOfOffsets = sb.sizeOfOffsets;
   ctx.sizeOfLengths = sb.sizeOfLengths;
   ctx.baseAddress = sb.baseAddress;
+  if (options.virtualChunkBytes !== undefined) ctx.virtualChunkBytes = Math.max(1, options.virtualChunkBytes);
   ctx.seed(head);
   try {
     const walk: Walk = { ctx, visited: new Set([sb.rootAddress]), variables: [], signal };

@@ -18,7 +18,8 @@ import { unfilter, unsupportedFilter } from './filters.ts';
 import { filterName } from './messages/filter-pipeline.ts';
 import { decodeNumbers, decodeScalar, deliveredDType } from './numbers.ts';
 
-const VIRTUAL_CHUNK_BYTES = 1024 * 1024;
+/** Size of the virtual chunks of contiguous and compact datasets (about; see virtualChunks). */
+export const VIRTUAL_CHUNK_BYTES = 1024 * 1024;
 /** No chunk is decoded beyond this, budget or not (HDF5 itself caps chunks at 4 GiB). */
 const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
 
@@ -46,7 +47,7 @@ export class Hdf5Variable implements ArrayVariable {
     this.dims = this.shape.map((_, i) => `phony_dim_${i}`);
     this.dtype = arrayDTypeOf(type);
     this.filters = info.filters.map(filterName);
-    this.chunkShape = layout.kind === 'chunked' ? layout.chunk.slice() : virtualChunks(this.shape, type.size);
+    this.chunkShape = layout.kind === 'chunked' ? layout.chunk.slice() : virtualChunks(this.shape, type.size, ctx.virtualChunkBytes);
     this.chunkBytes = this.chunkShape.reduce((a, b) => a * b, type.size);
     const numeric = type.kind === 'int' || type.kind === 'float';
     this.fillValue =
@@ -114,8 +115,9 @@ export class Hdf5Variable implements ArrayVariable {
     }
     const stored = await this.index!.find(coords, signal);
     if (stored === null) return null;
-    const budget = stored.size + this.chunkBytes;
-    chargeRequest(budget, `${what} (${stored.size} bytes stored, ${this.chunkBytes} decoded)`);
+    // stored bytes + the decoded chunk, + one intermediate buffer when several filters run
+    const scratch = this.info.filters.length > 1 ? this.chunkBytes : 0;
+    chargeRequest(stored.size + this.chunkBytes + scratch, `${what} (${stored.size} bytes stored, ${this.chunkBytes} decoded)`);
     try {
       const bytes = await this.fetch(stored.address, stored.size, what, signal);
       const edge = layout.edgeUnfiltered && coords.some((c, i) => (c + 1) * this.chunkShape[i] > this.shape[i]);
@@ -125,7 +127,7 @@ export class Hdf5Variable implements ArrayVariable {
       }
       return unfilter(bytes, this.info.filters, stored.mask, this.chunkBytes, this.info.type.size, what);
     } finally {
-      releaseRequest(stored.size);
+      releaseRequest(stored.size + scratch);
     }
   }
 
@@ -161,17 +163,17 @@ export class Hdf5Variable implements ArrayVariable {
   }
 }
 
-/** Rows of about 1 MiB: the last axes whole, then as much of the next axis as fits. */
-export function virtualChunks(shape: readonly number[], elementSize: number): number[] {
+/** Rows of about `target` bytes (1 MiB): the last axes whole, then as much of the next axis as fits. */
+export function virtualChunks(shape: readonly number[], elementSize: number, target = VIRTUAL_CHUNK_BYTES): number[] {
   const out = shape.map(() => 1);
   let bytes = Math.max(1, elementSize);
   for (let i = shape.length - 1; i >= 0; i--) {
     const n = Math.max(1, shape[i]);
-    if (bytes * n <= VIRTUAL_CHUNK_BYTES) {
+    if (bytes * n <= target) {
       out[i] = n;
       bytes *= n;
     } else {
-      out[i] = Math.max(1, Math.floor(VIRTUAL_CHUNK_BYTES / bytes));
+      out[i] = Math.max(1, Math.floor(target / bytes));
       break;
     }
   }

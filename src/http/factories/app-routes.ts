@@ -10,6 +10,7 @@ import { fParam, wantsHtml } from '../params/format.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import { serveFiles } from '../static-files.ts';
 import { RASTILE_VERSION } from '../../version.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -95,7 +96,10 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry,
     tags: ['Health Check'],
     params: {},
     responses: {
-      200: { description: 'Serving state ("serving" or "draining") and versions of the server and its main libraries.', content: { 'application/json': {} } },
+      200: {
+        description: 'Serving state ("serving" or "draining") and versions of the server and its main libraries.',
+        content: { 'application/json': schemaRef('Health') },
+      },
     },
     cacheControl: false,
     handler: async () => ({
@@ -122,6 +126,8 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry,
     'swagger-ui-bundle.js': { path: path.join(uiDir, 'swagger-ui-bundle.js'), type: 'application/javascript' },
     'swagger-ui.css': { path: path.join(uiDir, 'swagger-ui.css'), type: 'text/css' },
   });
+  // What FastAPI users type first: TiTiler serves Swagger UI at /docs and ReDoc at /redoc.
+  for (const alias of ['/docs', '/redoc']) app.get(alias, async (_request, reply) => reply.redirect('/api.html', 307));
   app.get('/api.html', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>rastile API</title>
 <link rel="stylesheet" href="/api.html/static/swagger-ui.css"></head><body><div id="swagger-ui"></div>

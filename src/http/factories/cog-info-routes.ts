@@ -6,6 +6,7 @@ import { crsParam } from '../params/crs.ts';
 import { urlParam } from '../params/dataset.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 export function registerCogInfoRoutes(app: FastifyInstance, registry: RouteRegistry, services: Services, prefix: string, tag: string): void {
   registerRoute(app, registry, {
@@ -15,7 +16,7 @@ export function registerCogInfoRoutes(app: FastifyInstance, registry: RouteRegis
     summary: 'Return dataset basic info.',
     tags: [tag],
     params: { ...urlParam },
-    responses: { 200: { description: 'Dataset info.', content: { 'application/json': {} } } },
+    responses: { 200: { description: 'Dataset info.', content: { 'application/json': schemaRef('Info') } } },
     handler: async ({ params, signal }) => ({ kind: 'json', data: (await services.openCog(params.url, signal)).info() }),
   });
 
@@ -26,7 +27,7 @@ export function registerCogInfoRoutes(app: FastifyInstance, registry: RouteRegis
     summary: 'Return dataset info as a GeoJSON Feature of its footprint.',
     tags: [tag],
     params: { ...urlParam, ...crsParam },
-    responses: { 200: { description: 'GeoJSON Feature.', content: { 'application/geo+json': {} } } },
+    responses: { 200: { description: 'GeoJSON Feature.', content: { 'application/geo+json': schemaRef('InfoGeoJSON') } } },
     handler: async ({ params, signal }) => {
       const reader = await services.openCog(params.url, signal);
       const b = reader.boundsIn(params.crs ?? WGS84);

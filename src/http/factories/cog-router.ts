@@ -8,6 +8,7 @@ import type { RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { ImageBackend } from './backend.ts';
 import { registerCogInfoRoutes } from './cog-info-routes.ts';
+import { registerCogValidateRoute } from './cog-validate-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { registerTileRoutes } from './tile-routes.ts';
@@ -43,4 +44,5 @@ export function registerCogRouter(app: FastifyInstance, registry: RouteRegistry,
   registerTileSetRoutes(app, registry, backend);
   registerTileRoutes(app, registry, backend);
   registerPartRoutes(app, registry, backend, maxSide);
+  registerCogValidateRoute(app, registry, services, prefix, backend.tag);
 }

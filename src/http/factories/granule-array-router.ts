@@ -27,7 +27,12 @@ const TAG = 'Granule mosaics (multidimensional arrays)';
 
 export type GranuleArrayBackend = ImageBackend<typeof granuleArrayBackendParams, GranuleMosaicReader>;
 
-function granuleArrayBackend(services: Services, prefix: string): GranuleArrayBackend {
+/**
+ * The /array backend: `open(params, signal)` builds the GranuleMosaicReader of one request (its CMR
+ * filters, array selection with `{datetime}` interpolated, layer and pixel selection). Exported
+ * for per-step reuse (time series).
+ */
+export function granuleArrayBackend(services: Services, prefix = '/array'): GranuleArrayBackend {
   const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));
   const assetsOf = (g: Granule) => {
     // Earthdata tokens go only to the hosts the granules' own https links name.

@@ -17,6 +17,7 @@ import type { ImageBackend } from './backend.ts';
 import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
 import { readFeature } from './feature-read.ts';
 import { readBbox } from './bbox-read.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, registry: RouteRegistry, backend: ImageBackend<D>, maxSide: number): void {
   const { prefix } = backend;
@@ -41,7 +42,7 @@ export function registerPartRoutes<D extends ParamDefs>(app: FastifyInstance, re
         ...coordCrsParam,
         ...datasetParams,
       },
-      responses: { 200: { description: 'Point values.', content: { 'application/json': {} } } },
+      responses: { 200: { description: 'Point values.', content: { 'application/json': schemaRef('Point') } } },
       handler: async ({ params: p, signal }) => {
         const reader = await backend.open(p, signal);
         const v = pointValues(await reader.point(p.lon, p.lat, p.coord_crs ?? WGS84, readOptions(p), signal), [p.lon, p.lat]);

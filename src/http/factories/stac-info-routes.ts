@@ -22,6 +22,7 @@ import { histogramParams, statisticsOptions, statisticsParams } from '../params/
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { StacUrlParam } from './stac-params.ts';
+import { mapOf } from '../openapi-schemas.ts';
 
 export interface StacInfoRoutesOptions {
   prefix: string;
@@ -44,7 +45,7 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
     summary: 'Return the names of the raster assets of the STAC item.',
     tags,
     params: { ...o.urlParam },
-    responses: { 200: { description: 'Raster asset names.', content: { 'application/json': {} } } },
+    responses: { 200: { description: 'Raster asset names.', content: { 'application/json': { type: 'array', items: { type: 'string' } } } } },
     handler: async ({ params: p, signal }) => ({ kind: 'json', data: [...(await loader.load(p.url, signal)).assets.keys()] }),
   });
 
@@ -73,7 +74,7 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
     description: 'Per-asset options (`name|bidx=…`) only change the response key: info describes the whole asset.',
     tags,
     params: { ...o.urlParam, ...assetsParams },
-    responses: { 200: { description: 'Info per asset.', content: { 'application/json': {} } } },
+    responses: { 200: { description: 'Info per asset.', content: { 'application/json': mapOf('Info') } } },
     handler: async ({ params: p, signal }) => ({ kind: 'json', data: (await infos(p, signal)).data }),
   });
 
@@ -99,7 +100,7 @@ export function registerStacInfoRoutes(app: FastifyInstance, registry: RouteRegi
     summary: 'Statistics of each asset on its own preview (max_size 1024 by default), keyed by asset then band.',
     tags,
     params: { ...o.urlParam, ...assetsParams, ...datasetParams, ...previewSizeParams(o.maxSide), ...statisticsParams, ...histogramParams },
-    responses: { 200: { description: 'Statistics per asset and band.', content: { 'application/json': {} } } },
+    responses: { 200: { description: 'Statistics per asset and band.', content: { 'application/json': mapOf('Statistics') } } },
     handler: async ({ params: p, signal }) => {
       const request = { ...readOptions(p), ...previewSize(p) };
       const options = statisticsOptions(p);

@@ -14,6 +14,7 @@ import type { ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { featureStatistics } from './feature-statistics.ts';
 import { postProcessFor } from './image-output.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -30,7 +31,7 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
       summary: 'Statistics of the dataset (computed on a preview of the whole dataset, max_size 1024 by default).',
       tags,
       params: { ...common, ...previewSizeParams(maxSide) },
-      responses: { 200: { description: 'Statistics per band, keyed by band name.', content: { 'application/json': {} } } },
+      responses: { 200: { description: 'Statistics per band, keyed by band name.', content: { 'application/json': schemaRef('Statistics') } } },
       handler: async ({ params: p, signal }) => {
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
@@ -51,7 +52,12 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
       description: 'GeoJSON Feature or FeatureCollection.',
       schema: { oneOf: [{ $ref: '#/components/schemas/Feature' }, { $ref: '#/components/schemas/FeatureCollection' }] },
     },
-    responses: { 200: { description: 'The input, with `properties.statistics` in each feature.', content: { 'application/geo+json': {} } } },
+    responses: {
+      200: {
+        description: 'The input, with `properties.statistics` in each feature.',
+        content: { 'application/geo+json': { anyOf: [{ $ref: '#/components/schemas/Feature' }, { $ref: '#/components/schemas/FeatureCollection' }] } },
+      },
+    },
     handler: async ({ params: p, body, signal }) => {
       const input = parseFeatureOrCollection(body);
       const post = postProcessFor(p);

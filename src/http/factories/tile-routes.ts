@@ -10,7 +10,7 @@ import { algorithmParams } from '../params/algorithm.ts';
 import { datasetParams, readOptions } from '../params/dataset.ts';
 import { imageFormatPathParam } from '../params/format.ts';
 import { colormapParams, renderParams } from '../params/render.ts';
-import { tileBufferParams, tileJsonParams, tilesizeParam } from '../params/tile.ts';
+import { tileBufferParams, tileJsonParams, tileRowParam, tilesizeParam } from '../params/tile.ts';
 import { defaultTmsQueryParam, tmsPathParam } from '../params/tms.ts';
 import { encodePairs, queryPairs, queryString } from '../query-string.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
@@ -18,6 +18,7 @@ import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
 import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
+import { schemaRef } from '../openapi-schemas.ts';
 
 /** Query keys TiTiler drops from the WMTS tile URL template. */
 const WMTS_DROP = ['tile_format', 'use_epsg', 'tilesize', 'zooms', 'service', 'request', 'acceptversions', 'sections', 'updatesequence', 'acceptformats'];
@@ -46,7 +47,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
   const zxy = {
     z: P.int().path().describe('Identifier (Z) selecting one of the scales defined in the TileMatrixSet.'),
     x: P.int().path().describe('Column (X) index of the tile on the selected TileMatrix.'),
-    y: P.int().path().describe('Row (Y) index of the tile on the selected TileMatrix.'),
+    y: tileRowParam.path().describe('Row (Y) index of the tile on the selected TileMatrix.'),
   };
 
   for (const withFormat of [true, false]) {
@@ -96,7 +97,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
       summary: 'Return a TileJSON 3.0.0 document.',
       tags,
       params: { ...(inPath ? tmsPathParam : defaultTmsQueryParam), ...tileJsonParamsAll },
-      responses: { 200: { description: 'TileJSON.', content: { 'application/json': {} } } },
+      responses: { 200: { description: 'TileJSON.', content: { 'application/json': schemaRef('TileJSON') } } },
       handler: async ({ params: p, request, baseUrl, signal }) => {
         postProcessFor(p); // validate algorithm parameters, as tiles would
         const tms = getTileMatrixSet(p.tileMatrixSetId);

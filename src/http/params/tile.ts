@@ -8,9 +8,20 @@ export const MAX_BUFFER = 512;
 /** Deepest zoom level a client may name in an override (the deepest level of our tile matrix sets is 30). */
 export const MAX_ZOOM = 30;
 
+const REMOVED_SCALE = 'was removed in version 2 (TiTiler 2.0): use the `tilesize` query parameter instead (e.g. `tilesize=512` for 256-pixel tiles at scale 2)';
+
 export const tilesizeParam = {
   tilesize: P.int().ge(64).le(4096).describe('Tilesize in pixels (default: the tile matrix tile size).'),
+  /** TiTiler 1.x `tile_scale`: a 422 that names its replacement (not silently ignored). */
+  tile_scale: P.custom<never>(() => fail(Problems.value(`\`tile_scale\` ${REMOVED_SCALE}`)), { type: 'integer' }).hidden(),
 };
+
+/** A tile row; the TiTiler 1.x `{y}@{scale}x` suffix is a 422 that names its replacement. */
+const plainInt = P.int();
+export const tileRowParam = P.custom<number>(
+  (raw) => (/^\s*\d+@\d+(\.\d+)?x\s*$/.test(raw) ? fail(Problems.value(`the \`@{scale}x\` tile suffix ${REMOVED_SCALE}`)) : plainInt.parseValue(raw)),
+  { type: 'integer' },
+);
 
 export const tileBufferParams = {
   buffer: P.float()

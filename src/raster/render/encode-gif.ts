@@ -89,20 +89,35 @@ export function indexFrame(rgba: Uint8Array, width: number, height: number): Ind
   return { width, height, index: mapped, palette: anyTransparent ? [...quantised, [0, 0, 0]] : quantised, transparentIndex: anyTransparent ? t : -1 };
 }
 
-/** The animated GIF: frames in order, each shown `delayMs` (GIF stores centiseconds), looping forever. */
+/**
+ * The animated GIF: frames in order, each shown `delayMs` (GIF stores centiseconds), looping
+ * forever. A frame given again (the same object: time-series steps that read the same granules)
+ * is LZW-encoded once and its bytes repeated.
+ */
 export function encodeAnimatedGif(frames: readonly IndexedFrame[], delayMs: number): Buffer {
-  const gif = GIFEncoder();
-  for (const f of frames) {
+  const gif = GIFEncoder({ auto: false });
+  gif.writeHeader();
+  const encoded = new Map<IndexedFrame, Uint8Array>();
+  frames.forEach((f, i) => {
     // gifenc wants at least 2 palette entries (a 1-bit colour table)
     const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
-    gif.writeFrame(f.index, f.width, f.height, {
+    const options = {
       palette,
       delay: delayMs,
       repeat: 0,
       dispose: 2,
       ...(f.transparentIndex >= 0 ? { transparent: true, transparentIndex: f.transparentIndex } : {}),
-    });
-  }
+    };
+    if (i === 0) return gif.writeFrame(f.index, f.width, f.height, { ...options, first: true });
+    let bytes = encoded.get(f);
+    if (bytes === undefined) {
+      const one = GIFEncoder({ auto: false, initialCapacity: f.width * f.height });
+      one.writeFrame(f.index, f.width, f.height, options); // graphic control, descriptor, local palette, LZW data
+      bytes = one.bytes();
+      encoded.set(f, bytes);
+    }
+    gif.stream.writeBytesView(bytes);
+  });
   gif.finish();
   const bytes = gif.bytes();
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
