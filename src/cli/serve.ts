@@ -46,10 +46,19 @@ export async function serve(config: Config): Promise<never> {
 
 /** Serves in this process until a signal drained it; resolves with the exit code. */
 export async function serveProcess(config: Config, options: { announce: boolean }): Promise<number> {
+  // Signals are ours from the start: a SIGTERM while the app loads or binds (a worker just
+  // restarted) waits for the listener and then drains it, instead of killing the process mid-way.
+  let signalled: NodeJS.Signals | undefined;
+  let onSignal = (signal: NodeJS.Signals): void => {
+    signalled ??= signal;
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
   // Loaded here, not at the top: a cluster's supervisor never loads the app (Fastify, sharp…).
   const { buildApp } = await import('../http/app.ts');
   const lifecycle = new Lifecycle();
   const app = buildApp(config, { logger: true, lifecycle });
+<<<<<<< HEAD
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
@@ -63,6 +72,10 @@ export async function serveProcess(config: Config, options: { announce: boolean 
     app.log.info({ localRoots: config.sources.localRoots, network: networkPolicy(config) }, 'local roots and network policy');
     announce(config);
   }
+=======
+  await app.listen({ host: config.host, port: config.port });
+  if (options.announce && signalled === undefined) announce(config);
+>>>>>>> main
   return new Promise<number>((resolve) => {
     const drain = (signal: NodeJS.Signals): void => {
       if (lifecycle.draining) return;
@@ -87,7 +100,7 @@ export async function serveProcess(config: Config, options: { announce: boolean 
         },
       );
     };
-    process.once('SIGTERM', () => drain('SIGTERM'));
-    process.once('SIGINT', () => drain('SIGINT'));
+    onSignal = drain;
+    if (signalled !== undefined) drain(signalled);
   });
 }
