@@ -58,7 +58,6 @@ export async function serveProcess(config: Config, options: { announce: boolean 
   const { buildApp } = await import('../http/app.ts');
   const lifecycle = new Lifecycle();
   const app = buildApp(config, { logger: true, lifecycle });
-<<<<<<< HEAD
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
@@ -68,14 +67,10 @@ export async function serveProcess(config: Config, options: { announce: boolean 
     await app.close().catch(() => undefined);
     return 2;
   }
-  if (options.announce) {
+  if (options.announce && signalled === undefined) {
     app.log.info({ localRoots: config.sources.localRoots, network: networkPolicy(config) }, 'local roots and network policy');
     announce(config);
   }
-=======
-  await app.listen({ host: config.host, port: config.port });
-  if (options.announce && signalled === undefined) announce(config);
->>>>>>> main
   return new Promise<number>((resolve) => {
     const drain = (signal: NodeJS.Signals): void => {
       if (lifecycle.draining) return;
