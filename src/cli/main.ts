@@ -102,6 +102,7 @@ function usage(): string {
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${`${c.name} ${c.args}`.padEnd(width)}  ${c.summary}`),
+    `  ${'mosaic create COG…'.padEnd(width)}  write a MosaicJSON indexing COGs (rastile mosaic --help)`,
     '',
     'Flags: --help (also after a command: rastile serve --help), --version',
     'Settings without a flag are environment variables (README "Configuration").',
@@ -162,6 +163,8 @@ export async function main(argv: string[]): Promise<number> {
       else (first === undefined ? console.error : console.log)(usage());
       return first === undefined ? 2 : 0;
     }
+    // `rastile mosaic …` has its own options and help (src/cli/mosaic-create.ts).
+    if (first === 'mosaic') return await (await import('./mosaic-create.ts')).mosaicMain(argv.slice(1));
     const command = COMMANDS.find((c) => c.name === first);
     if (command === undefined) {
       const near = closest(

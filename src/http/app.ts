@@ -10,6 +10,7 @@ import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
 import { registerColormapRoutes } from './factories/colormap-routes.ts';
 import { registerCogRouter } from './factories/cog-router.ts';
 import { registerStacRouter } from './factories/stac-router.ts';
+import { registerMosaicJsonRouter } from './factories/mosaicjson-router.ts';
 import { registerGranuleLegacyRedirects } from './factories/granule-legacy-redirects.ts';
 import { registerGranuleListingRoutes } from './factories/granule-listing-routes.ts';
 import { registerGranuleRasterRouter } from './factories/granule-raster-router.ts';
@@ -69,6 +70,7 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   registerMetricsRoutes(app);
   registerCogRouter(app, registry, services, '/cog');
   registerStacRouter(app, registry, services, '/stac');
+  registerMosaicJsonRouter(app, registry, services, '/mosaicjson');
   registerGranuleRasterRouter(app, registry, services, '/raster');
   registerZarrRouter(app, registry, services, '/zarr');
   registerGranuleArrayRouter(app, registry, services, '/array');

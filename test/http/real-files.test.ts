@@ -204,4 +204,34 @@ describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', 
     assert.equal(r.status, 200);
     assertClose(r.body.values, [0.15588311851024628], 1e-7, 'value');
   });
+  const mars = q(`${shared}/cog_hirise_mars.tif`);
+  it('a point on Mars (JPEG YCbCr) in its own CRS equals gdallocationinfo', { skip: !present }, async () => {
+    const info = await server.getJson<{ crs: string }>(`/cog/info?url=${mars}`);
+    // gdallocationinfo -geoloc cog_hirise_mars.tif 7377000.3 -861000.7 → (123P, 196L) 111 111 111;
+    // rasterio 1.3 src.sample gives the same
+    const r = await server.getJson<{ values: number[] }>(`/cog/point/7377000.3,-861000.7?url=${mars}&coord_crs=${q(info.body.crs)}`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.values, [111, 111, 111]);
+  });
+  it("points on pixel corners pick rasterio's pixel (sample / gdallocationinfo)", { skip: !present }, async () => {
+    const info = await server.getJson<{ crs: string }>(`/cog/info?url=${mars}`);
+    // rasterio 1.3: x, y = src.transform * (col, row); src.sample([(x, y)]) (gdallocationinfo agrees)
+    const cases: [number, number, number[]][] = [
+      [7380376.572003578, -864451.8175876411, [131, 131, 131]], // col 799, row 887
+      [7380706.660554562, -867452.7088532383, [11, 11, 11]], // col 865, row 1487
+      [7381556.888640429, -864046.6972667855, [97, 97, 97]], // col 1035, row 806
+      [7378105.962880143, -866742.4979203803, [125, 125, 125]], // col 345, row 1345
+      [7378941.186940966, -862771.3184789068, [111, 93, 79]], // col 512, row 551
+    ];
+    for (const [x, y, want] of cases) {
+      const r = await server.getJson<{ values: number[] }>(`/cog/point/${x},${y}?url=${mars}&coord_crs=${q(info.body.crs)}`);
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body.values, want, `${x},${y}`);
+    }
+  });
+  it('a lon/lat point on Mars is a 400 that says why (PROJ: the ellipsoids are on different bodies)', { skip: !present }, async () => {
+    const r = await server.getJson<{ detail: string }>(`/cog/point/-53.6,-14.55?url=${mars}`);
+    assert.equal(r.status, 400);
+    assert.match(r.body.detail, /^Cannot place the point: The CRS "GCS_MARS" is not on the Earth/);
+  });
 });

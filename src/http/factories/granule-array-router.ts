@@ -7,12 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { assetHref } from '../../granule/granule-item.ts';
-import { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
+import { GranuleMosaicReader, type GranuleMosaicOptions } from '../../granule/granule-mosaic-reader.ts';
 import { SearchBounds } from '../../granule/search-bounds.ts';
 import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams } from '../../search/query-params.ts';
 import type { Granule } from '../../search/types.ts';
 import type { RouteRegistry } from '../route.ts';
+import type { ParsedParams } from '../validation/params.ts';
 import type { Services } from '../services.ts';
 import type { ImageBackend } from './backend.ts';
 import { ARRAY_COVERAGE_TOLERANCE, granuleArrayBackendParams, granuleArrayLayer } from './granule-array-params.ts';
@@ -22,10 +23,14 @@ import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
+import { registerTimeseriesRoutes, type StepSearcher } from './timeseries-routes.ts';
 
 const TAG = 'Granule mosaics (multidimensional arrays)';
 
-export type GranuleArrayBackend = ImageBackend<typeof granuleArrayBackendParams, GranuleMosaicReader>;
+export type GranuleArrayBackend = ImageBackend<typeof granuleArrayBackendParams, GranuleMosaicReader> & {
+  /** A time-series step's search, done before its read: steps finding the same granules share one read. */
+  searchStep: StepSearcher<typeof granuleArrayBackendParams>;
+};
 
 /**
  * The /array backend: `open(params, signal)` builds the GranuleMosaicReader of one request (its CMR
@@ -39,25 +44,48 @@ export function granuleArrayBackend(services: Services, prefix = '/array'): Gran
     if (services.earthdata) for (const h of granuleDataHosts(g)) services.earthdata.allowHost(h);
     return granuleAssets(g).filter((a) => assetHref(a) !== undefined);
   };
+  const reader = async (p: ParsedParams<typeof granuleArrayBackendParams>, search: GranuleMosaicOptions['search'], signal: AbortSignal) => {
+    const { selection, layer } = granuleArrayLayer(p);
+    const query = granuleQueryFromParams(p, { coverageTolerance: ARRAY_COVERAGE_TOLERANCE });
+    return new GranuleMosaicReader({
+      search,
+      assets: assetsOf,
+      readableAsset: () => true,
+      openAsset: (href, s) => services.openArray(href, selection, s),
+      layer,
+      pixelSelection: p.pixel_selection,
+      concurrency: services.config.mosaicConcurrency,
+      bounds: await bounds.bounds(query, signal),
+    });
+  };
   return {
     prefix,
     tag: TAG,
     params: granuleArrayBackendParams,
     wholeDatasetPreview: false,
     ownPointRoute: true,
-    async open(p, signal) {
-      const { selection, layer } = granuleArrayLayer(p);
+    open(p, signal) {
       const query = granuleQueryFromParams(p, { coverageTolerance: ARRAY_COVERAGE_TOLERANCE });
-      return new GranuleMosaicReader({
-        search: (area, s) => services.cmr.searchGranules(query, area, s),
-        assets: assetsOf,
-        readableAsset: () => true,
-        openAsset: (href, s) => services.openArray(href, selection, s),
-        layer,
-        pixelSelection: p.pixel_selection,
-        concurrency: services.config.mosaicConcurrency,
-        bounds: await bounds.bounds(query, signal),
-      });
+      return reader(p, (area, s) => services.cmr.searchGranules(query, area, s), signal);
+    },
+    // Each step's `temporal` is its own: the search and the `sel` `{datetime}` interpolation follow it.
+    async searchStep(p, area, signal) {
+      const query = granuleQueryFromParams(p, { coverageTolerance: ARRAY_COVERAGE_TOLERANCE });
+      const granules: Granule[] = [];
+      for await (const g of services.cmr.searchGranules(query, { kind: 'bbox', bounds: area }, signal)) granules.push(g);
+      return {
+        // The selection depends on the step (`{datetime}`), so it is part of the key.
+        key: `${granules.map((g) => g.id).join(' ')}|${(granuleArrayLayer(p).selection.sel ?? []).join('&')}`,
+        count: granules.length,
+        open: (s) =>
+          reader(
+            p,
+            async function* () {
+              yield* granules;
+            },
+            s,
+          ),
+      };
     },
     layerTitle: (p) => `${p.collection_concept_id ?? p.concept_id ?? 'CMR granules'} ${p.variables.join(',')}`,
   };
@@ -72,4 +100,5 @@ export function registerGranuleArrayRouter(app: FastifyInstance, registry: Route
   registerGranulePointRoute(app, registry, backend);
   registerPartRoutes(app, registry, backend, maxSide);
   registerStatisticsRoutes(app, registry, backend, maxSide);
+  registerTimeseriesRoutes(app, registry, services, backend, backend.searchStep);
 }

@@ -9,6 +9,7 @@ import { sameCrs, type Crs } from '../../geo/crs.ts';
 import { suggestedWarpOutput } from '../../geo/suggested-warp.ts';
 import type { TileMatrixSet } from '../../geo/tms.ts';
 import { datasetGeographicBounds, transformBounds, transformPoint } from '../../geo/transform.ts';
+import { celestialBodyMismatch } from '../../geo/transformer.ts';
 import type { ImageData } from '../../raster/image-data.ts';
 import { windowFromBounds } from '../part-plan.ts';
 import type { ReadOptions } from '../read-options.ts';
@@ -138,10 +139,14 @@ export class GridReader implements DatasetReader {
   }
 
   async point(x: number, y: number, coordCrs: Crs, options: ReadOptions, signal?: AbortSignal): Promise<ImageData> {
-    const [px, py] = sameCrs(coordCrs, this.ds.crs) ? [x, y] : transformPoint(coordCrs, this.ds.crs, x, y);
+    const same = sameCrs(coordCrs, this.ds.crs);
+    // rio-tiler's read_point asks PROJ, which refuses bodies apart (a 500 in TiTiler): say why instead
+    const apart = same ? null : celestialBodyMismatch(coordCrs, this.ds.crs);
+    if (apart !== null) throw Errors.invalidCrs(`Cannot place the point: ${apart}`);
+    const [px, py] = same ? [x, y] : transformPoint(coordCrs, this.ds.crs, x, y);
     const [minx, miny, maxx, maxy] = this.ds.bounds;
     if (!(minx < px && px < maxx && miny < py && py < maxy)) throw Errors.pointOutsideBounds();
-    const inv = invertGeoTransform(this.ds.geoTransform);
+    const inv = rowColInverse(this.ds.geoTransform);
     const eps = Number.EPSILON;
     const col = Math.floor(inv[0] + (px + eps) * inv[1] + (py - eps) * inv[2]);
     const row = Math.floor(inv[3] + (px + eps) * inv[4] + (py - eps) * inv[5]);
@@ -155,4 +160,20 @@ export class GridReader implements DatasetReader {
     }
     return executePlan(this.ds, plan, dstCrs, options, this.limits.maxReadPixels, signal);
   }
+}
+
+/**
+ * The inverse geotransform the way rasterio's rowcol computes it (the affine package's `~`: one
+ * 1/det, offsets from the inverted coefficients), so that points on a pixel edge pick the same
+ * pixel as rasterio's sample and gdallocationinfo (a combined-offset inverse can land 1e-10 below
+ * an edge 800 pixels away and pick the previous column).
+ */
+function rowColInverse(gt: GeoTransform): GeoTransform {
+  invertGeoTransform(gt); // validates (throws when not invertible)
+  const idet = 1 / (gt[1] * gt[5] - gt[2] * gt[4]);
+  const ra = gt[5] * idet;
+  const rb = -gt[2] * idet;
+  const rd = -gt[4] * idet;
+  const re = gt[1] * idet;
+  return [-gt[0] * ra - gt[3] * rb, ra, rb, -gt[0] * rd - gt[3] * re, rd, re];
 }
