@@ -19,6 +19,8 @@ export interface CliFlags {
   cmrUrl?: string;
   trustProxy?: string;
   workers?: string;
+  /** `validate --strict` (not a Config setting). */
+  strict?: boolean;
 }
 
 function int(v: string | undefined, fallback: number, name: string): number {

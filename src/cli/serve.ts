@@ -12,7 +12,8 @@ import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { Lifecycle } from '../http/lifecycle.ts';
 import { BUFFER_POOL, BUFFER_POOL_BYTES } from '../util/buffer-pool.ts';
-import { DEMO_FILE } from './config-from-env.ts';
+import { announce, networkPolicy } from './announce.ts';
+import { portInUse, portProblem } from './port-check.ts';
 import { runSupervisor } from './supervisor.ts';
 import { workerShare } from './worker-share.ts';
 
@@ -31,6 +32,12 @@ export async function serve(config: Config): Promise<never> {
   } else if (config.workers <= 1) {
     code = await serveProcess(config, { announce: true });
   } else {
+    // The workers listen through this process: find a busy port here, once, with a useful message.
+    const problem = await portProblem(config.host, config.port);
+    if (problem !== undefined) {
+      console.error(`rastile: ${problem}`);
+      process.exit(2);
+    }
     code = await runSupervisor(config, { sizeEnv: CLUSTER_SIZE_ENV, onReady: () => announce(config) });
   }
   // Explicitly: pooled upstream connections or file handles must not keep a drained process alive.
@@ -51,8 +58,19 @@ export async function serveProcess(config: Config, options: { announce: boolean 
   const { buildApp } = await import('../http/app.ts');
   const lifecycle = new Lifecycle();
   const app = buildApp(config, { logger: true, lifecycle });
-  await app.listen({ host: config.host, port: config.port });
-  if (options.announce && signalled === undefined) announce(config);
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    const problem = await portInUse(err, config.host, config.port);
+    if (problem === undefined) throw err;
+    console.error(`rastile: ${problem}`);
+    await app.close().catch(() => undefined);
+    return 2;
+  }
+  if (options.announce && signalled === undefined) {
+    app.log.info({ localRoots: config.sources.localRoots, network: networkPolicy(config) }, 'local roots and network policy');
+    announce(config);
+  }
   return new Promise<number>((resolve) => {
     const drain = (signal: NodeJS.Signals): void => {
       if (lifecycle.draining) return;
@@ -80,22 +98,4 @@ export async function serveProcess(config: Config, options: { announce: boolean 
     onSignal = drain;
     if (signalled !== undefined) drain(signalled);
   });
-}
-
-function announce(config: Config): void {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
-  const demo = encodeURIComponent(DEMO_FILE);
-  const workers = config.workers > 1 ? ` with ${config.workers} workers` : '';
-  console.log(
-    [
-      '',
-      `rastile is ready on ${base}${workers}  (API docs: ${base}/api.html)`,
-      `Demo dataset url: ${DEMO_FILE}`,
-      `  info:       ${base}/cog/info?url=${demo}`,
-      `  statistics: ${base}/cog/statistics?url=${demo}`,
-      `  map:        ${base}/cog/WebMercatorQuad/map.html?url=${demo}&rescale=0,3000&colormap_name=terrain`,
-      '',
-    ].join('\n'),
-  );
 }

@@ -4,7 +4,8 @@ import type { Config } from '../config.ts';
 import { installAdmission } from './admission.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { clientErrorHandler, frameworkErrors, installJsonParser, MAX_PARAM_LENGTH } from './request-limits.ts';
-import { registerAppRoutes } from './factories/app-routes.ts';
+import { demoFileIfServed, registerAppRoutes } from './factories/app-routes.ts';
+import { registerFavicon } from './factories/favicon-route.ts';
 import { registerAlgorithmRoutes } from './factories/algorithm-routes.ts';
 import { registerColormapRoutes } from './factories/colormap-routes.ts';
 import { registerCogRouter } from './factories/cog-router.ts';
@@ -60,7 +61,8 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   installLifecycleHeaders(app, lifecycle);
   installResponseCache(app, config.responseCache, services);
 
-  registerAppRoutes(app, registry, lifecycle);
+  registerAppRoutes(app, registry, lifecycle, demoFileIfServed(config));
+  registerFavicon(app);
   registerTmsRoutes(app, registry);
   registerAlgorithmRoutes(app, registry);
   registerColormapRoutes(app, registry, config.limits.maxImageSide);

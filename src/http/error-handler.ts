@@ -14,6 +14,9 @@ function validationBody(issues: ValidationIssue[]): string {
   }
 }
 
+/** Response header naming the request id of a 5xx (the `reqId` of its log lines). */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
 export function installErrorHandlers(app: FastifyInstance, maxBodyBytes: number): void {
   app.setNotFoundHandler((_request, reply) => {
     void reply.code(404).send({ detail: 'Not Found' });
@@ -25,9 +28,18 @@ export function installErrorHandlers(app: FastifyInstance, maxBodyBytes: number)
     }
     if (error instanceof RastileError) {
       const status = STATUS_BY_KIND[error.kind];
-      if (status >= 500) request.log.error({ err: error }, 'request failed');
       if (status === 204) return reply.code(204).send();
-      return reply.code(status).send(errorBody(error, request.query));
+      const body = errorBody(error, request.query);
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return reply
+          .code(status)
+          .header(REQUEST_ID_HEADER, request.id)
+          .send({ ...body, request_id: request.id });
+      }
+      // A client's mistake: for whoever debugs a client, not an operator's alarm.
+      request.log.debug({ status, reason: error.message }, 'request rejected');
+      return reply.code(status).send(body);
     }
     const fastifyError = error as Partial<FastifyError>;
     if (error instanceof JsonTooDeepError) {
@@ -51,6 +63,10 @@ export function installErrorHandlers(app: FastifyInstance, maxBodyBytes: number)
       return reply.code(fastifyError.statusCode).send({ detail: fastifyError.message ?? 'Bad Request' });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ detail: 'Internal Server Error' });
+    // The id the log line carries (`reqId`), so that a user's report leads to it.
+    return reply
+      .code(500)
+      .header(REQUEST_ID_HEADER, request.id)
+      .send({ detail: `Internal Server Error (request id ${request.id})`, request_id: request.id });
   });
 }

@@ -5,6 +5,9 @@ import { fileError } from './file-error.ts';
 
 const isInside = (child: string, root: string): boolean => child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
+/** Roots named in a 403's message; more are only counted. */
+const MAX_LISTED = 3;
+
 /**
  * The directories local datasets may come from. A path is checked twice: lexically (so nothing
  * outside the roots is even looked at, and "does not exist" never leaks for outside paths) and
@@ -20,10 +23,19 @@ export class LocalRoots {
     return this.real;
   }
 
+  /** Which directories are allowed (listed when few, counted when many) and the setting that changes them. */
+  describe(): string {
+    const which = this.roots.length <= MAX_LISTED ? `Allowed: ${this.roots.join(', ')}` : `${this.roots.length} directories are allowed`;
+    return `${which} (the server's --local-roots or RASTILE_LOCAL_ROOTS setting).`;
+  }
+
   /** The real path of `absPath`, or SourceForbidden / SourceNotFound. `shown` is what messages say. */
   async resolve(absPath: string, shown: string): Promise<string> {
-    const forbidden = () => Errors.sourceForbidden(`Local path is outside the allowed directories: ${shown}`);
-    if (this.roots.length === 0) throw Errors.sourceForbidden(`Local files are not enabled on this server: ${shown}`);
+    const forbidden = () => Errors.sourceForbidden(`Local path is outside the allowed directories: ${shown}. ${this.describe()}`);
+    if (this.roots.length === 0)
+      throw Errors.sourceForbidden(
+        `Local files are not enabled on this server: ${shown}. The server's operator can allow directories with --local-roots or RASTILE_LOCAL_ROOTS.`,
+      );
     const real = await this.realRoots();
     const lexicalOk = this.roots.some((r) => isInside(absPath, r)) || real.some((r) => isInside(absPath, r));
     if (!lexicalOk) throw forbidden();

@@ -100,7 +100,7 @@ describe('error handler: kinds, context and status', () => {
   let app: FastifyInstance;
   const logged: unknown[] = [];
   before(async () => {
-    app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } });
+    app = Fastify({ disableRequestLogging: true, logger: { level: 'debug', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } });
     installErrorHandlers(app, 1024);
     app.get('/internal', async () => {
       throw Errors.internal('window outside level 0');
@@ -124,8 +124,21 @@ describe('error handler: kinds, context and status', () => {
     logged.length = 0;
     const r = await app.inject({ url: '/internal' });
     assert.equal(r.statusCode, 500);
-    assert.deepEqual(r.json(), { detail: 'window outside level 0' });
+    const id = r.headers['x-request-id'];
+    assert.equal(typeof id, 'string');
+    assert.deepEqual(r.json(), { detail: 'window outside level 0', request_id: id });
     assert.equal(logged.length, 1);
+    // The client's request id leads to the log line.
+    assert.deepEqual([(logged[0] as { level: number }).level, (logged[0] as { reqId: unknown }).reqId], [50, id]);
+  });
+
+  it('a 4xx is logged at debug with its reason, and carries no request id', async () => {
+    logged.length = 0;
+    const r = await app.inject({ url: '/band' });
+    assert.equal(r.headers['x-request-id'], undefined);
+    assert.equal(logged.length, 1);
+    const line = logged[0] as { level: number; status: number; reason: string };
+    assert.deepEqual([line.level, line.status, line.reason], [20, 400, 'Band 4 does not exist']);
   });
 
   it('context fields appear next to detail', async () => {
@@ -144,6 +157,8 @@ describe('error handler: kinds, context and status', () => {
   it('an untyped error is a generic 500', async () => {
     const r = await app.inject({ url: '/plain' });
     assert.equal(r.statusCode, 500);
-    assert.deepEqual(r.json(), { detail: 'Internal Server Error' });
+    const id = r.headers['x-request-id'];
+    assert.equal(typeof id, 'string');
+    assert.deepEqual(r.json(), { detail: `Internal Server Error (request id ${String(id)})`, request_id: id });
   });
 });

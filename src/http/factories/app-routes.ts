@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
 import { sharpVersions } from '../../util/sharp-module.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import { buildOpenApi } from '../openapi.ts';
@@ -28,7 +29,13 @@ const CONFORMANCE = [
   'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tilesets-list',
 ];
 
-export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry, lifecycle: Lifecycle): void {
+/** The demo GeoTIFF when this server's local roots include it (the landing page links its map). */
+export function demoFileIfServed(config: Config): string | undefined {
+  const file = path.join(config.demoDir, 'rastile-demo.tif');
+  return config.sources.localRoots.some((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) ? file : undefined;
+}
+
+export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry, lifecycle: Lifecycle, demoFile?: string): void {
   const tags = ['OGC Common'];
   registerRoute(app, registry, {
     method: 'GET',
@@ -59,7 +66,15 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry,
         ],
       };
       if (wantsHtml(params.f, request.headers.accept)) {
-        const items = data.links.map((l) => ({ href: l.href, label: l.title }));
+        // For people: where to start (the demo's map, the docs, the tile sets), then the links of the JSON.
+        const start = [
+          ...(demoFile !== undefined
+            ? [{ href: `${baseUrl}/cog/WebMercatorQuad/map.html?url=${encodeURIComponent(demoFile)}&rescale=0,3000&colormap_name=terrain`, label: 'Demo map' }]
+            : []),
+          { href: `${baseUrl}/api.html`, label: 'API documentation' },
+          { href: `${baseUrl}/tileMatrixSets?f=html`, label: 'Tile sets (TileMatrixSets)' },
+        ];
+        const items = [...start, ...data.links.map((l) => ({ href: l.href, label: l.title }))];
         return { kind: 'body', contentType: 'text/html; charset=utf-8', body: linkListPage('rastile', items, data.description) };
       }
       return { kind: 'json', data };

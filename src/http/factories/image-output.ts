@@ -56,5 +56,24 @@ export async function imageResponse(img: ImageData, format: ImageFormat | undefi
     colormap: colormapOf(p),
     returnMask: p.return_mask,
   });
-  return { kind: 'body', body: out.body, contentType: out.contentType, headers: imageHeaders(img) };
+  const headers = imageHeaders(img);
+  const hint = darkImageHint(img, format, p);
+  if (hint !== undefined) headers[HINT_HEADER] = hint;
+  return { kind: 'body', body: out.body, contentType: out.contentType, headers };
+}
+
+/** Response header explaining a surprising but TiTiler-faithful result. */
+export const HINT_HEADER = 'x-rastile-hint';
+
+/**
+ * Data wider than 8 bits, rendered with neither `rescale` nor an explicit format: TiTiler writes
+ * the values as they are (a 16-bit PNG, or values cast), so a typical 0–3000 range shows almost
+ * black. The semantics stay TiTiler's; this says why and what to add.
+ */
+export function darkImageHint(img: ImageData, format: ImageFormat | undefined, p: RenderChoice): string | undefined {
+  if (img.dtype === 'uint8' || format !== undefined || (p.rescale?.length ?? 0) > 0 || p.color_formula !== undefined) return undefined;
+  return (
+    `${img.dtype} data without rescale is encoded with its raw values, so the image looks dark; ` +
+    'add rescale=min,max (e.g. the p2,p98 percentiles from /cog/statistics) or request an explicit format'
+  );
 }

@@ -6,7 +6,7 @@ export function escapeHtml(s: string): string {
 export function page(title: string, body: string, head = ''): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="/favicon.ico">
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}code,pre{background:#f4f4f4}</style>
 ${head}</head><body>${body}</body></html>`;
 }
