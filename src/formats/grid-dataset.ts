@@ -101,4 +101,10 @@ export interface DatasetVersions {
   current(location: string, signal?: AbortSignal): Promise<string>;
   /** Lets go of what `old` keeps in shared caches once `current` (when it opened) replaced it. */
   forget(old: GridDataset, current: GridDataset | undefined): void;
+  /**
+   * The version `current` would give, from synchronous stats of local files alone (the response
+   * cache's per-hit check: no root resolution, no handles, no promises); undefined when that
+   * cannot tell (remote, missing, changed within the racy window): then `current` decides.
+   */
+  peek?(location: string): string | undefined;
 }

@@ -9,7 +9,7 @@ import { GridReader } from '../readers/grid/grid-reader.ts';
 import type { ReadPlan } from '../readers/grid/read-plan.ts';
 import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
-import { DatasetCache, GRID_READ_KIND } from '../readers/grid/dataset-cache.ts';
+import { DatasetCache } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
 import { ChunkCache } from '../formats/array/chunk-cache.ts';
 import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
@@ -72,7 +72,9 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
       zarr: (location, signal) => openZarr(location, (l, s) => sources.open(l, s), signal, { list: localZarrLister(config.sources.localRoots) }),
     },
   });
-  const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions());
+  const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions(), 'array');
+  // The response cache's validators: each recorded dataset is checked by the cache that opened it.
+  const byKind = new Map([datasets, arrayDatasets].map((c) => [c.readKind, c]));
   return {
     config,
     sources,
@@ -85,7 +87,7 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
       return new GridReader(await arrayDatasets.open(arrayDatasetKey(url, selection), signal), limits, hooks.onReadPlan);
     },
     cmr,
-    currentVersion: async (kind, location, signal) => (kind === GRID_READ_KIND ? datasets.currentVersion(location, signal) : undefined),
+    currentVersion: async (kind, location, signal) => byKind.get(kind)?.currentVersion(location, signal),
     ...(earthdata !== undefined ? { earthdata } : {}),
   };
 }

@@ -44,7 +44,13 @@ describe('response cache (in process)', () => {
   let ranges: RangeServer;
 
   before(async () => {
-    tree = await makeTempTree({ 'a.tif': bytesOf('v1.tif'), 'b.tif': bytesOf('v1.tif'), 'remote/r.tif': bytesOf('v1.tif') });
+    tree = await makeTempTree({
+      'a.tif': bytesOf('v1.tif'),
+      'b.tif': bytesOf('v1.tif'),
+      'c.tif': bytesOf('v1.tif'),
+      'c.tif.aux.xml': '<PAMDataset></PAMDataset>\n',
+      'remote/r.tif': bytesOf('v1.tif'),
+    });
     ranges = await startRangeServer({ root: path.join(tree.dir, 'remote'), validators: 'etag' });
     server = await startTestServer((c) => {
       c.sources.localRoots = [...c.sources.localRoots, tree.dir];
@@ -129,6 +135,20 @@ describe('response cache (in process)', () => {
     assert.notDeepEqual(fresh.body, old.body);
   });
 
+  it('a sidecar is part of the version: a hit while it stays, a new key once another appears', async () => {
+    const file = path.join(tree.dir, 'c.tif');
+    const url = `/cog/info?url=${q(file)}`;
+    const first = await get(server, url);
+    assert.equal(first.status, 200);
+    assert.equal((await get(server, url)).headers.get('x-rastile-cache'), 'hit', 'the per-hit stat check agrees with the open');
+    await writeFile(`${file}.msk`, bytesOf('v1.tif'));
+    const t = new Date(Date.now() - 30_000);
+    await utimes(`${file}.msk`, t, t);
+    const after = await get(server, url);
+    assert.notEqual(after.headers.get('etag'), first.headers.get('etag'));
+    assert.notEqual(after.headers.get('x-rastile-cache'), 'hit');
+  });
+
   it('info and statistics are cached; errors are not, and are sent no-store', async () => {
     const url = `/cog/info?url=${q(path.join(tree.dir, 'a.tif'))}`;
     const a = await get(server, url);
@@ -159,6 +179,15 @@ describe('response cache (in process)', () => {
     assert.equal((await getWithHost(server, url, 'one.example')).cache, 'hit');
     const listing = await get(server, `/cog/tiles?url=${q(path.join(tree.dir, 'a.tif'))}`);
     assert.equal(listing.headers.get('vary'), 'accept');
+  });
+
+  it('array datasets (NetCDF through /zarr) are validated by their own cache: a repeat is a hit', async () => {
+    const url = `/zarr/bbox/-180,-90,180,90/36x18.npy?url=${q(fixture('array', 'sst-nc3.nc'))}&variable=sst&sel=time=2000-02-01`;
+    const a = await get(server, url);
+    assert.equal(a.status, 200);
+    const b = await get(server, url);
+    assert.equal(b.headers.get('x-rastile-cache'), 'hit');
+    assert.deepEqual(b.body, a.body);
   });
 
   it('POST statistics with a small body is cached by its canonical body', async () => {

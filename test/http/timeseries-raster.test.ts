@@ -270,6 +270,32 @@ describe('GET /raster/timeseries/bbox/….gif', () => {
     assert.deepEqual(report.diff, [[0], [0], [0]]);
   });
 
+  it('label=true: each frame differs from its PNG only inside the top-left label box, where white pixels are drawn', async () => {
+    const r = await server.get(`/raster/timeseries/bbox/${bbox}/64x48.gif?${COLL}&${LAYER}&${render}&temporal=${MAY}&step=P1D&label=true`);
+    assert.equal(r.status, 200);
+    const p = await server.get(`/raster/bbox/${bbox}/64x48.png?${COLL}&${LAYER}&${render}&temporal=${q(DATA_STEPS[1]!)}`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'rastile-label-'));
+    try {
+      writeFileSync(path.join(dir, 'a.gif'), Buffer.from(await r.arrayBuffer()));
+      writeFileSync(path.join(dir, 'b.png'), Buffer.from(await p.arrayBuffer()));
+      // "2024-05-03": 10 glyphs × 6 + 1 = 61 px wide, 9 px high at scale 1
+      const script = `
+import json, sys
+from PIL import Image
+im = Image.open(sys.argv[1] + '/a.gif'); im.seek(1)
+f = im.convert('RGBA'); png = Image.open(sys.argv[1] + '/b.png').convert('RGBA')
+out = sum(1 for y in range(48) for x in range(64) if not (x < 61 and y < 9) and f.getpixel((x, y)) != png.getpixel((x, y)))
+white = sum(1 for y in range(9) for x in range(61) if f.getpixel((x, y)) == (255, 255, 255, 255))
+print(json.dumps([out, white]))
+`;
+      const [outside, white] = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, dir], { encoding: 'utf8' })) as [number, number];
+      assert.equal(outside, 0);
+      assert.ok(white > 40, `white label pixels: ${white}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('all steps empty → 204; fps 1 → 422; format other than gif → 422', async () => {
     const june = q('2024-06-01T00:00:00Z/2024-06-04T00:00:00Z');
     assert.equal((await server.get(`/raster/timeseries/bbox/${bbox}.gif?${COLL}&${LAYER}&temporal=${june}&step=P1D`)).status, 204);

@@ -4,6 +4,7 @@
  * GeoKeys, the nodata GDAL would use, band roles (alpha), mask kind, palette, statistics tags.
  * Opening probes `<file>.ovr` / `<file>.msk` / `<file>.msk.ovr` / `<file>.aux.xml` sidecars for local files.
  */
+import { statSync } from 'node:fs';
 import type { Rgba } from '../../color.ts';
 import { representableNodata, type DType } from '../../dtype.ts';
 import { Errors } from '../../errors.ts';
@@ -16,7 +17,7 @@ import { parseLocation } from '../../sources/location.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import type { Source } from '../../sources/source.ts';
 import { SidecarProbe } from '../../sources/sidecar-probe.ts';
-import { sourceCacheKey } from '../../sources/version.ts';
+import { fileIdentity, fileSettled, sourceCacheKey } from '../../sources/version.ts';
 import type { DatasetVersions } from '../grid-dataset.ts';
 import type { GridBand, GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
 import type { BlockCache } from './block-cache.ts';
@@ -68,6 +69,7 @@ function versionOf([source, ...sidecars]: readonly (Source | null)[]): string {
 export function tiffGridVersions(ctx: TiffGridContext): DatasetVersions {
   return {
     current: async (location, signal) => versionOf(await currentSources(location, ctx, signal)),
+    peek: (location) => (ctx.sidecars ? peekLocalVersion(location) : undefined),
     forget(old, current) {
       if (!(old instanceof TiffGrid)) return;
       const keep = new Set(current instanceof TiffGrid ? current.sources.map(sourceCacheKey) : []);
@@ -77,6 +79,34 @@ export function tiffGridVersions(ctx: TiffGridContext): DatasetVersions {
       }
     },
   };
+}
+
+/**
+ * `versionOf(currentSources(location))` for a local file from synchronous stats (one per file and
+ * sidecar; a missing sidecar is no exception), or undefined when a stat cannot stand for the
+ * version: not a local file, the file missing or not a regular file, or a file changed within the
+ * racy window (its open gives a unique version). The stat follows symlinks as the open does, so
+ * the identity is the one the FileSource took from its handle.
+ */
+function peekLocalVersion(location: string): string | undefined {
+  let loc;
+  try {
+    loc = parseLocation(location);
+  } catch {
+    return undefined;
+  }
+  if (loc.kind !== 'file') return undefined;
+  const observedAt = Date.now();
+  const main = statSync(loc.path, { bigint: true, throwIfNoEntry: false });
+  if (main === undefined || !main.isFile() || !fileSettled(main, observedAt)) return undefined;
+  const parts = [fileIdentity(main)];
+  for (const suffix of SIDECARS) {
+    const st = statSync(`${loc.path}${suffix}`, { bigint: true, throwIfNoEntry: false });
+    if (st === undefined) continue;
+    if (!st.isFile() || !fileSettled(st, observedAt)) return undefined;
+    parts.push(`${suffix}=${fileIdentity(st)}`);
+  }
+  return parts.join('|');
 }
 
 /** Opens a GeoTIFF (and its sidecars) as a GridDataset; not georeferenced → BadRequest / InvalidCrs. */

@@ -24,6 +24,7 @@ import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../
 import { runSteps } from '../../granule/timeseries/step-executor.ts';
 import { encodeAnimatedGif, renderGifFrame, resizeIndexed, type IndexedFrame } from '../../raster/render/encode-gif.ts';
 import { releaseImage } from '../../raster/image-data.ts';
+import { labelFrame, stepLabel } from '../../raster/render/frame-label.ts';
 import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
@@ -248,6 +249,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     ...dstCrsParam,
     ...timeseriesParams,
     fps: P.int().gt(1).default(10).describe('Frames per second (each frame shows 1000 // fps ms).'),
+    label: P.bool().default(false).describe("Draw each frame's step (its start date, with the time when not midnight) in the top-left corner."),
   };
   for (const sized of [true, false]) {
     registerRoute(app, registry, {
@@ -281,7 +283,10 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
           }),
           signal,
         );
-        const kept = frames.filter((f): f is IndexedFrame => f !== null);
+        const kept: IndexedFrame[] = [];
+        frames.forEach((f, i) => {
+          if (f !== null) kept.push(p.label ? labelFrame(f, stepLabel(steps[i]!)) : f);
+        });
         if (kept.length === 0) return { kind: 'body', status: 204, body: '', contentType: 'image/gif' };
         const { width, height } = kept[0]!;
         const body = encodeAnimatedGif(

@@ -33,6 +33,8 @@ export class DatasetCache {
     private readonly openDataset: GridOpener,
     maxDatasets: number,
     private readonly versions?: DatasetVersions,
+    /** The read-set kind recorded for its datasets: one per cache, so the validator is this cache's `currentVersion`. */
+    readonly readKind: string = GRID_READ_KIND,
   ) {
     this.datasets = new LruCache<string, GridDataset>(maxDatasets, () => 1);
   }
@@ -44,13 +46,13 @@ export class DatasetCache {
   async open(location: string, signal?: AbortSignal): Promise<GridDataset> {
     const ds = await this.openCurrent(location, signal);
     if (this.versions === undefined) markUnversionedRead(`${location} is not versioned`);
-    else recordRead(GRID_READ_KIND, location, ds.version);
+    else recordRead(this.readKind, location, ds.version);
     return ds;
   }
 
   /** The version `location` holds now (a stat per local file; remote: RASTILE_REVALIDATE_MS), or undefined when unversioned. */
   async currentVersion(location: string, signal?: AbortSignal): Promise<string | undefined> {
-    return this.versions?.current(location, signal);
+    return this.versions?.peek?.(location) ?? this.versions?.current(location, signal);
   }
 
   private async openCurrent(location: string, signal?: AbortSignal): Promise<GridDataset> {
