@@ -39,12 +39,20 @@ export async function serve(config: Config): Promise<never> {
 
 /** Serves in this process until a signal drained it; resolves with the exit code. */
 export async function serveProcess(config: Config, options: { announce: boolean }): Promise<number> {
+  // Signals are ours from the start: a SIGTERM while the app loads or binds (a worker just
+  // restarted) waits for the listener and then drains it, instead of killing the process mid-way.
+  let signalled: NodeJS.Signals | undefined;
+  let onSignal = (signal: NodeJS.Signals): void => {
+    signalled ??= signal;
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
   // Loaded here, not at the top: a cluster's supervisor never loads the app (Fastify, sharp…).
   const { buildApp } = await import('../http/app.ts');
   const lifecycle = new Lifecycle();
   const app = buildApp(config, { logger: true, lifecycle });
   await app.listen({ host: config.host, port: config.port });
-  if (options.announce) announce(config);
+  if (options.announce && signalled === undefined) announce(config);
   return new Promise<number>((resolve) => {
     const drain = (signal: NodeJS.Signals): void => {
       if (lifecycle.draining) return;
@@ -69,8 +77,8 @@ export async function serveProcess(config: Config, options: { announce: boolean 
         },
       );
     };
-    process.once('SIGTERM', () => drain('SIGTERM'));
-    process.once('SIGINT', () => drain('SIGINT'));
+    onSignal = drain;
+    if (signalled !== undefined) drain(signalled);
   });
 }
 
