@@ -16,6 +16,7 @@ import type { Services } from '../services.ts';
 import type { ImageBackend } from './backend.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerMapRoute } from './map-route.ts';
+import { registerStacRendersRoutes } from './stac-renders-routes.ts';
 import { registerStacInfoRoutes } from './stac-info-routes.ts';
 import { stacUrlParam } from './stac-params.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
@@ -59,4 +60,5 @@ export function registerStacRouter(app: FastifyInstance, registry: RouteRegistry
   registerTileRoutes(app, registry, backend(false));
   registerPartRoutes(app, registry, backend(false), maxSide);
   registerMapRoute(app, registry, backend(false), maxSide);
+  registerStacRendersRoutes(app, registry, loader, prefix, TAG);
 }
