@@ -68,7 +68,12 @@ export async function encodeJp2(planes: readonly Plane[], width: number, height:
       }
     }
     encoder.setQuality(true, 0);
-    encoder.encode();
+    try {
+      encoder.encode();
+    } catch (err) {
+      // the wasm build throws bare numbers (C++ exception pointers)
+      throw Errors.unsupported(`JPEG 2000 encoder failed on this ${width}×${height} image of ${n} component(s)`, { cause: err });
+    }
     return jp2Boxes(encoder.getEncodedBuffer(), width, height, n, bits, dtype === 'int16');
   } finally {
     encoder.delete();

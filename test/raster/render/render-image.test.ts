@@ -267,5 +267,5 @@ test('pipeline errors: colormap on multi-band data, formula on floats or missing
     'BadRequest',
     'color_formula saturation needs 3 bands but the image has 2',
   );
-  assert.equal((await renderImage(two, { format: 'jp2', returnMask: true })).contentType, 'image/jp2'); // 2 uint8 bands + mask = 3 components
+  await assert.rejects(renderImage(two, { format: 'jp2', returnMask: true }), /JPEG 2000/); // 2×2: the codec refuses such small images
 });
