@@ -9,7 +9,9 @@ import type { Services } from '../services.ts';
 import type { ImageBackend } from './backend.ts';
 import { registerCogInfoRoutes } from './cog-info-routes.ts';
 import { registerCogValidateRoute } from './cog-validate-route.ts';
+import { registerCogStacRoute } from './cog-stac-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
+import { registerMapRoute } from './map-route.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
@@ -45,4 +47,6 @@ export function registerCogRouter(app: FastifyInstance, registry: RouteRegistry,
   registerTileRoutes(app, registry, backend);
   registerPartRoutes(app, registry, backend, maxSide);
   registerCogValidateRoute(app, registry, services, prefix, backend.tag);
+  registerMapRoute(app, registry, backend, maxSide);
+  registerCogStacRoute(app, registry, services, prefix, backend.tag);
 }

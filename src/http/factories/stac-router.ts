@@ -15,6 +15,8 @@ import type { RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { ImageBackend } from './backend.ts';
 import { registerPartRoutes } from './part-routes.ts';
+import { registerMapRoute } from './map-route.ts';
+import { registerStacRendersRoutes } from './stac-renders-routes.ts';
 import { registerStacInfoRoutes } from './stac-info-routes.ts';
 import { stacUrlParam } from './stac-params.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
@@ -57,4 +59,6 @@ export function registerStacRouter(app: FastifyInstance, registry: RouteRegistry
   registerTileSetRoutes(app, registry, itemBackend);
   registerTileRoutes(app, registry, backend(false));
   registerPartRoutes(app, registry, backend(false), maxSide);
+  registerMapRoute(app, registry, backend(false), maxSide);
+  registerStacRendersRoutes(app, registry, loader, prefix, TAG);
 }

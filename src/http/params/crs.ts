@@ -24,6 +24,9 @@ const crsValue = () =>
 /** Longest CRS text (WKT2 of a projected CRS is a few KB). */
 const MAX_CRS_LENGTH = 16_384;
 
+/** A CRS parameter (for declarations under other names, e.g. `bbox-crs`). */
+export const crsValueParam = (): ReturnType<typeof crsValue> => crsValue();
+
 export const coordCrsParam = { coord_crs: crsValue().describe('CRS of the input coordinates (default EPSG:4326).') };
 export const dstCrsParam = { dst_crs: crsValue().describe('Output CRS.') };
 export const crsParam = { crs: crsValue().describe('CRS of the returned bounds/geometry (default EPSG:4326).') };

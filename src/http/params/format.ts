@@ -2,7 +2,7 @@
  * Output format parameters: `f` negotiation for JSON/HTML endpoints with TiTiler's Accept
  * algorithm (§1.5), and the image `{format}` path segment.
  */
-import { IMAGE_FORMATS } from '../../raster/render/index.ts';
+import { IMAGE_FORMATS, mediaType, type ImageFormat } from '../../raster/render/index.ts';
 import { P } from '../validation/params.ts';
 
 export const fParam = { f: P.literal(['html', 'json'] as const).describe('Response media type.') };
@@ -43,4 +43,13 @@ function negotiate(accept: string | undefined, candidates: readonly string[]): s
 export function wantsHtml(f: 'html' | 'json' | undefined, accept: string | undefined): boolean {
   if (f) return f === 'html';
   return negotiate(accept, ['text/html', 'application/json']) === 'text/html';
+}
+
+/** The image format an `Accept` header asks for (TiTiler: candidates in ImageType order), or null. */
+export function negotiateImageFormat(accept: string | undefined): ImageFormat | null {
+  const media = negotiate(
+    accept,
+    IMAGE_FORMATS.map((f) => mediaType(f)),
+  );
+  return media === null ? null : (IMAGE_FORMATS.find((f) => mediaType(f) === media) ?? null);
 }

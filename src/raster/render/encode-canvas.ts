@@ -14,6 +14,7 @@ import { interleave, interleaveWithAlpha } from './interleave.ts';
 import { COOPERATIVE_PNG_PIXELS, encodePng, encodePngCooperative } from './png-encoder.ts';
 import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
+import { encodeJp2 } from './encode-jp2.ts';
 
 /**
  * PNG settings, measured by bench/png-matrix.ts on the request matrix's images against GDAL's PNG
@@ -83,8 +84,11 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
       const planes = (bands.length === 1 ? [bands[0], bands[0], bands[0]] : bands) as Uint8Array[];
       return encodeWithSharp({ width, height, planes, alpha: returnMask ? canvas.alpha : undefined }, 'webp');
     }
-    case 'jp2':
-      throw Errors.unsupported('JPEG2000 output is not supported by this server');
+    case 'jp2': {
+      if (dtype !== 'uint8' && dtype !== 'uint16' && dtype !== 'int16') throw cannotEncode(canvas, format);
+      const planes = (returnMask ? [...bands, maskBand(canvas.alpha, dtype)] : bands) as Array<Uint8Array | Uint16Array | Int16Array>;
+      return encodeJp2(planes, width, height, dtype);
+    }
   }
 }
 

@@ -44,9 +44,6 @@ export interface Rendered {
 }
 
 export async function renderImage(img: ImageData, options: RenderOptions): Promise<Rendered> {
-  if (options.format === 'jp2') {
-    throw Errors.unsupported('JPEG2000 output is not supported by this server');
-  }
   chargeRequest(img.width * img.height * (img.bands.length + 13), `Rendering a ${img.width}×${img.height} image of ${img.bands.length} band(s)`); // rescaled planes, RGBA, PNG scanlines and deflate output
   const fast = await tryFastColormapPng(img, options);
   if (fast) return fast;
