@@ -6,17 +6,13 @@
  * (one GridReader per granule file and selection, cached per file version).
  */
 import type { FastifyInstance } from 'fastify';
-import { assetHref } from '../../granule/granule-item.ts';
-import { GranuleMosaicReader, type GranuleMosaicOptions } from '../../granule/granule-mosaic-reader.ts';
-import { SearchBounds } from '../../granule/search-bounds.ts';
-import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
-import { granuleQueryFromParams } from '../../search/query-params.ts';
-import type { Granule } from '../../search/types.ts';
+import type { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
 import type { RouteRegistry } from '../route.ts';
 import type { ParsedParams } from '../validation/params.ts';
 import type { Services } from '../services.ts';
 import type { ImageBackend } from './backend.ts';
 import { ARRAY_COVERAGE_TOLERANCE, granuleArrayBackendParams, granuleArrayLayer } from './granule-array-params.ts';
+import { granuleMosaicOpeners } from './granule-mosaic-backend.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerGranuleInfoRoutes } from './granule-raster-router.ts';
 import { registerPartRoutes } from './part-routes.ts';
@@ -38,55 +34,20 @@ export type GranuleArrayBackend = ImageBackend<typeof granuleArrayBackendParams,
  * for per-step reuse (time series).
  */
 export function granuleArrayBackend(services: Services, prefix = '/array'): GranuleArrayBackend {
-  const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));
-  const assetsOf = (g: Granule) => {
-    // Earthdata tokens go only to the hosts the granules' own https links name.
-    if (services.earthdata) for (const h of granuleDataHosts(g)) services.earthdata.allowHost(h);
-    return granuleAssets(g).filter((a) => assetHref(a) !== undefined);
-  };
-  const reader = async (p: ParsedParams<typeof granuleArrayBackendParams>, search: GranuleMosaicOptions['search'], signal: AbortSignal) => {
+  // Each step's `temporal` is its own: the search and the `sel` `{datetime}` interpolation follow
+  // it, so the selection is part of a step's key.
+  const openers = granuleMosaicOpeners(services, ARRAY_COVERAGE_TOLERANCE, (p: ParsedParams<typeof granuleArrayBackendParams>) => {
     const { selection, layer } = granuleArrayLayer(p);
-    const query = granuleQueryFromParams(p, { coverageTolerance: ARRAY_COVERAGE_TOLERANCE });
-    return new GranuleMosaicReader({
-      search,
-      assets: assetsOf,
-      readableAsset: () => true,
-      openAsset: (href, s) => services.openArray(href, selection, s),
-      layer,
-      pixelSelection: p.pixel_selection,
-      concurrency: services.config.mosaicConcurrency,
-      bounds: await bounds.bounds(query, signal),
-    });
-  };
+    return { layer, readableAsset: () => true, openAsset: (href, s) => services.openArray(href, selection, s), stepKey: (selection.sel ?? []).join('&') };
+  });
   return {
     prefix,
     tag: TAG,
     params: granuleArrayBackendParams,
     wholeDatasetPreview: false,
     ownPointRoute: true,
-    open(p, signal) {
-      const query = granuleQueryFromParams(p, { coverageTolerance: ARRAY_COVERAGE_TOLERANCE });
-      return reader(p, (area, s) => services.cmr.searchGranules(query, area, s), signal);
-    },
-    // Each step's `temporal` is its own: the search and the `sel` `{datetime}` interpolation follow it.
-    async searchStep(p, area, signal) {
-      const query = granuleQueryFromParams(p, { coverageTolerance: ARRAY_COVERAGE_TOLERANCE });
-      const granules: Granule[] = [];
-      for await (const g of services.cmr.searchGranules(query, { kind: 'bbox', bounds: area }, signal)) granules.push(g);
-      return {
-        // The selection depends on the step (`{datetime}`), so it is part of the key.
-        key: `${granules.map((g) => g.id).join(' ')}|${(granuleArrayLayer(p).selection.sel ?? []).join('&')}`,
-        count: granules.length,
-        open: (s) =>
-          reader(
-            p,
-            async function* () {
-              yield* granules;
-            },
-            s,
-          ),
-      };
-    },
+    open: openers.open,
+    searchStep: openers.searchStep,
     layerTitle: (p) => `${p.collection_concept_id ?? p.concept_id ?? 'CMR granules'} ${p.variables.join(',')}`,
   };
 }

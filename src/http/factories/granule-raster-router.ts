@@ -11,12 +11,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { crsUri, WGS84 } from '../../geo/crs.ts';
-import { assetHref } from '../../granule/granule-item.ts';
-import { GranuleMosaicReader, type GranuleMosaicOptions } from '../../granule/granule-mosaic-reader.ts';
-import { SearchBounds } from '../../granule/search-bounds.ts';
-import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
-import { granuleQueryFromParams, RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
-import type { Granule } from '../../search/types.ts';
+import type { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
+import { RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
@@ -24,6 +20,7 @@ import type { Services } from '../services.ts';
 import type { ParamDefs, ParsedParams } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { granuleRasterBackendParams, type GranuleBackend, type GranuleRasterParams } from './granule-backend.ts';
+import { granuleMosaicOpeners } from './granule-mosaic-backend.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
@@ -35,54 +32,18 @@ import { registerTimeseriesRoutes, type StepSearcher } from './timeseries-routes
 const TAG = 'Granule mosaics (raster files)';
 
 function granuleRasterBackend(services: Services, prefix: string): GranuleBackend & { searchStep: StepSearcher<GranuleRasterParams> } {
-  const bounds = new SearchBounds((q, area, signal) => services.cmr.searchGranules(q, area, signal));
-  const assetsOf = (regex: RegExp | undefined) => (g: Granule) => {
-    const assets = granuleAssets(g, regex);
-    // Earthdata tokens go only to the hosts the granules' own https links name.
-    if (services.earthdata) for (const h of granuleDataHosts(g)) services.earthdata.allowHost(h);
-    return assets.filter((a) => assetHref(a) !== undefined);
-  };
-  const reader = async (p: ParsedParams<GranuleRasterParams>, search: GranuleMosaicOptions['search'], signal: AbortSignal) => {
-    const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
+  const openers = granuleMosaicOpeners(services, RASTER_COVERAGE_TOLERANCE, (p: ParsedParams<GranuleRasterParams>) => {
     const { layer, assetsRegex } = granuleLayer(p);
-    return new GranuleMosaicReader({
-      search,
-      assets: assetsOf(assetsRegex),
-      openAsset: (href, s) => services.openCog(href, s),
-      layer,
-      pixelSelection: p.pixel_selection,
-      concurrency: services.config.mosaicConcurrency,
-      bounds: await bounds.bounds(query, signal),
-    });
-  };
+    return { layer, assetsRegex, openAsset: (href, s) => services.openCog(href, s) };
+  });
   return {
     prefix,
     tag: TAG,
     params: granuleRasterBackendParams,
     wholeDatasetPreview: false,
     ownPointRoute: true,
-    open(p, signal) {
-      const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
-      return reader(p, (area, s) => services.cmr.searchGranules(query, area, s), signal);
-    },
-    // A time-series step's search, done before its read: steps finding the same granules share one read.
-    async searchStep(p, area, signal) {
-      const query = granuleQueryFromParams(p, { coverageTolerance: RASTER_COVERAGE_TOLERANCE });
-      const granules: Granule[] = [];
-      for await (const g of services.cmr.searchGranules(query, { kind: 'bbox', bounds: area }, signal)) granules.push(g);
-      return {
-        key: granules.map((g) => g.id).join(' '),
-        count: granules.length,
-        open: (s) =>
-          reader(
-            p,
-            async function* () {
-              yield* granules;
-            },
-            s,
-          ),
-      };
-    },
+    open: openers.open,
+    searchStep: openers.searchStep,
     layerTitle: (p) => p.collection_concept_id ?? p.concept_id ?? 'CMR granules',
   };
 }
