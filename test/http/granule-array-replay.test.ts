@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { CMR_DATA_DIR, recordingsAvailable, startCmrReplay, type CmrReplay } from '../helpers/cmr-replay.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
 import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { boxFeature } from '../helpers/geojson.ts';
 
 const available = recordingsAvailable();
 const QUERY = ['collection_concept_id=C2036881735-POCLOUD', `temporal=${q('2024-10-11T00:00:01Z/2024-10-11T23:59:59Z')}`, 'variables=sea_ice_fraction'].join(
@@ -18,22 +19,7 @@ const QUERY = ['collection_concept_id=C2036881735-POCLOUD', `temporal=${q('2024-
 );
 const ARCTIC = [-20.799, 75.011, 14.483, 83.559];
 
-const box = (b: number[]) => ({
-  type: 'Feature',
-  properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [b[0], b[1]],
-        [b[2], b[1]],
-        [b[2], b[3]],
-        [b[0], b[3]],
-        [b[0], b[1]],
-      ],
-    ],
-  },
-});
+const box = boxFeature;
 
 describe('/array with recorded CMR exchanges (GAMSSA sea_ice_fraction)', { skip: available ? false : 'shared CMR recordings not present' }, () => {
   let data: RangeServer;

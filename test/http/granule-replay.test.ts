@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { CMR_DATA_DIR, recordingsAvailable, startCmrReplay, type CmrReplay } from '../helpers/cmr-replay.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
 import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { boxFeature } from '../helpers/geojson.ts';
 
 const available = recordingsAvailable();
 const QUERY = [
@@ -18,22 +19,7 @@ const QUERY = [
   'assets=Fmask',
 ].join('&');
 const BOX = [-91.705, 48.179, -91.459, 48.3];
-const FEATURE = {
-  type: 'Feature',
-  properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [BOX[0], BOX[1]],
-        [BOX[2], BOX[1]],
-        [BOX[2], BOX[3]],
-        [BOX[0], BOX[3]],
-        [BOX[0], BOX[1]],
-      ],
-    ],
-  },
-};
+const FEATURE = boxFeature(BOX);
 
 describe('/raster with recorded CMR exchanges (HLS Fmask)', { skip: available ? false : 'shared CMR recordings not present' }, () => {
   let data: RangeServer;

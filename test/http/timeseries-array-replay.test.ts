@@ -13,6 +13,7 @@ import { CMR_DATA_DIR, loadRecording, recordingsAvailable } from '../helpers/cmr
 import { startCmrStandin, type CmrStandin, type UmmItem } from '../helpers/cmr-standin.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
 import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { boxFeature } from '../helpers/geojson.ts';
 
 const available = recordingsAvailable();
 const COLLECTION = 'C2036881735-POCLOUD';
@@ -25,22 +26,7 @@ const SERIES = `${BASE}&temporal=${q(TEMPORAL)}&step=P1D`;
 const ARCTIC = [-20.799, 75.011, 14.483, 83.559];
 const BOX = [-10, 30, 10, 50];
 
-const feature = (b: number[]) => ({
-  type: 'Feature',
-  properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [b[0], b[1]],
-        [b[2], b[1]],
-        [b[2], b[3]],
-        [b[0], b[3]],
-        [b[0], b[1]],
-      ],
-    ],
-  },
-});
+const feature = boxFeature;
 
 function granules(dataHost: string): UmmItem[] {
   const part = loadRecording('test_xarray_backend/test_xarray_part').at(-1)!.response.body as { items: UmmItem[] };

@@ -17,28 +17,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startCmrStandin, type CmrStandin } from '../helpers/cmr-standin.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
 import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { boxFeature } from '../helpers/geojson.ts';
 import { COLLECTION_ID, GRANULE_DATA_DIR, loadGranuleFixtures } from '../search/granule-fixtures.ts';
 
 const COLL = `collection_concept_id=${COLLECTION_ID}`;
 const LAYER = `assets_regex=${q('B0[0-9]')}&assets=B04&exitwhenfull=false`;
 const MAY = q('2024-05-01T00:00:00Z/2024-05-11T23:59:59Z');
 const BOX = [14.995, 45.015, 15.07, 45.066] as const;
-const FEATURE = {
-  type: 'Feature',
-  properties: { name: 'box' },
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [BOX[0], BOX[1]],
-        [BOX[2], BOX[1]],
-        [BOX[2], BOX[3]],
-        [BOX[0], BOX[3]],
-        [BOX[0], BOX[1]],
-      ],
-    ],
-  },
-};
+const FEATURE = { ...boxFeature(BOX), properties: { name: 'box' } };
 /** The four P1D steps that hold a granule, in order. */
 const DATA_STEPS = ['01', '03', '06', '11'].map((d) => `2024-05-${d}T00:00:00+00:00/2024-05-${d}T23:59:59+00:00`);
 
