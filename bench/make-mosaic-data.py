@@ -11,40 +11,15 @@ Run with Debian's Python: /usr/bin/python3 bench/make-mosaic-data.py
 """
 import json
 import os
-import subprocess
 
-import numpy as np
-import rasterio
 from rasterio.transform import array_bounds, from_origin
 from rasterio.warp import transform
 
+from granule_cogs import CRS, RES, SIZE, X0, Y0, field, write_cog
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "mosaic")
-SIZE = 1024
-RES = 30.0
 BANDS = ["B02", "B03", "B04"]
-CRS = "EPSG:32633"
-X0, Y0 = 500000.0, 5000000.0
 HALF = SIZE * RES / 2
-
-
-def field(seed):
-    rng = np.random.default_rng(seed)
-    y, x = np.mgrid[0:SIZE, 0:SIZE] / SIZE
-    z = np.zeros((SIZE, SIZE))
-    for k in range(1, 6):
-        fx, fy = rng.normal(size=2) * k * 2
-        z += np.sin(2 * np.pi * (fx * x + fy * y) + rng.uniform(0, 6.28)) / k
-    return z
-
-
-def write_cog(path, arr, t):
-    tmp = path + ".src.tif"
-    profile = dict(driver="GTiff", width=SIZE, height=SIZE, count=1, dtype="uint16", nodata=0, crs=CRS, transform=t)
-    with rasterio.open(tmp, "w", **profile) as dst:
-        dst.write(arr, 1)
-    subprocess.run(["gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2",
-                    "-co", "BLOCKSIZE=256", "-co", "OVERVIEWS=AUTO", tmp, path], check=True)
-    os.remove(tmp)
 
 
 def main():
