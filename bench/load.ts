@@ -89,6 +89,13 @@ export function sampleTiles(
 }
 
 /**
+ * The server's response cache off (RASTILE_RESPONSE_CACHE_MB=0): a benchmark that repeats a
+ * request measures rendering it, not a cache hit. Spread it after process.env so that it wins;
+ * bench/response-cache.ts measures the cache itself.
+ */
+export const RENDER_EVERY_TIME = { RASTILE_RESPONSE_CACHE_MB: '0' } as const;
+
+/**
  * The environment and node flags of `npm start` (package.json's start script), so that the
  * benchmarks run the server exactly as users start it.
  */

@@ -19,7 +19,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { procCpuMs, startScriptSettings, waitForHealthz } from './load.ts';
+import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.argv[2] ?? 3);
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     [...start.nodeArgs, path.join(checkout, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', data],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', ...start.env, ...process.env },
+      env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', ...start.env, ...process.env, ...RENDER_EVERY_TIME },
     },
   );
   const ours: Array<{ cpu: number; bytes: number; status: number }> = [];

@@ -14,7 +14,7 @@
  *   node --import tsx bench/mosaic.ts [passes=3] [connections=4]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { procCpuMs, runLoad, sampleTiles, waitForHealthz } from './load.ts';
+import { procCpuMs, RENDER_EVERY_TIME, runLoad, sampleTiles, waitForHealthz } from './load.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +39,15 @@ function tileList(): Array<{ z: number; x: number; y: number }> {
 async function startServer(cmrUrl: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--allow-private-hosts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { RASTILE_WORKERS: '1', ...process.env, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', RASTILE_FROM_SOURCE: '1', RASTILE_CMR_URL: cmrUrl },
+    env: {
+      RASTILE_WORKERS: '1',
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      MALLOC_ARENA_MAX: '2',
+      RASTILE_FROM_SOURCE: '1',
+      RASTILE_CMR_URL: cmrUrl,
+      ...RENDER_EVERY_TIME,
+    },
   });
   try {
     await waitForHealthz(`http://127.0.0.1:${PORT}`);

@@ -11,7 +11,7 @@
  *   node --import tsx bench/tiles.ts [passes=3] [connections=8]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { peakRssMb, procCpuMs, runLoad, startScriptSettings, waitForHealthz } from './load.ts';
+import { peakRssMb, procCpuMs, RENDER_EVERY_TIME, runLoad, startScriptSettings, waitForHealthz } from './load.ts';
 import { datasets, tileList, tileUrl } from './tile-urls.ts';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { getColormap } from '../src/raster/colormap/index.ts';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const server = spawn(process.execPath, [...nodeArgs, path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
     // BENCH_SERVER_STDOUT=<file> keeps the server's stdout (e.g. with BENCH_NODE_ARGS=--trace-gc).
     stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'inherit'],
-    env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', ...start.env, ...process.env },
+    env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', ...start.env, ...process.env, ...RENDER_EVERY_TIME },
   });
   try {
     await waitForHealthz(`http://127.0.0.1:${PORT}`);

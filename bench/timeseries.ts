@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCmrStandin, type UmmItem } from '../test/helpers/cmr-standin.ts';
 import { startRangeServer, type RecordedRequest } from '../test/helpers/http-range-server.ts';
-import { procCpuMs, waitForHealthz } from './load.ts';
+import { procCpuMs, RENDER_EVERY_TIME, waitForHealthz } from './load.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = path.join(here, 'out', 'timeseries');
@@ -49,7 +49,15 @@ const FEATURE = {
 async function startServer(cmrUrl: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--allow-private-hosts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { RASTILE_WORKERS: '1', ...process.env, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', RASTILE_FROM_SOURCE: '1', RASTILE_CMR_URL: cmrUrl },
+    env: {
+      RASTILE_WORKERS: '1',
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      MALLOC_ARENA_MAX: '2',
+      RASTILE_FROM_SOURCE: '1',
+      RASTILE_CMR_URL: cmrUrl,
+      ...RENDER_EVERY_TIME,
+    },
   });
   try {
     await waitForHealthz(`http://127.0.0.1:${PORT}`);

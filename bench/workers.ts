@@ -16,7 +16,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { procCpuMs, startScriptSettings, waitForHealthz } from './load.ts';
+import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
 import { out, tileList, tileUrl } from './tile-urls.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -93,7 +93,7 @@ async function run(workers: number, pathsFile: string): Promise<Record<string, n
   const start = startScriptSettings();
   const server = spawn(process.execPath, [...start.nodeArgs, path.join(root, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { LOG_LEVEL: 'warn', ...start.env, ...process.env, RASTILE_WORKERS: String(workers) },
+    env: { LOG_LEVEL: 'warn', ...start.env, ...process.env, RASTILE_WORKERS: String(workers), ...RENDER_EVERY_TIME },
   });
   try {
     await waitForHealthz(base, 120_000);
