@@ -73,4 +73,9 @@ export interface ArrayFile {
   /** GDAL-style driver name: 'netCDF' (NetCDF-3 and NetCDF-4), 'HDF5' (HDF5 without netCDF markers), 'Zarr'. */
   readonly driver: 'netCDF' | 'HDF5' | 'Zarr';
   readonly root: ArrayGroup;
+  /**
+   * Set when the file's tree could not be listed (a Zarr store without consolidated metadata
+   * over HTTP/S3): the variable paths it was opened for; the tree holds only what they found.
+   */
+  readonly probed?: readonly string[];
 }

@@ -75,7 +75,16 @@ export async function openArrayGrid(
   const chain = findGroup(file, selection.group);
   const sel = parseSelection(selection.sel ?? []);
   const decodeTimes = selection.decodeTimes ?? true;
-  const vars = selection.variables.map((name) => findVariable(chain, name));
+  const vars = selection.variables.map((name) => {
+    try {
+      return findVariable(chain, name);
+    } catch (err) {
+      if (file.probed === undefined) throw err;
+      throw Errors.badRequest(
+        `Variable '${name}' not found in the Zarr store at ${file.location}${selection.group ? ` (group '${selection.group}')` : ''}: no array metadata (.zarray or zarr.json) exists there, and the store has no consolidated metadata, so its variables cannot be listed`,
+      );
+    }
+  });
   for (const dim of sel.keys()) {
     if (!vars.some((v) => v.dims.includes(dim))) {
       const dims = [...new Set(vars.flatMap((v) => v.dims))];

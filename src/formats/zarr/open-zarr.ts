@@ -19,6 +19,11 @@ export type { OpenSource } from './source-store.ts';
 export interface OpenZarrOptions {
   /** Lists a directory of an unconsolidated store (local stores); without it such stores answer 400. */
   list?: ListChildren;
+  /**
+   * Variable paths ('sst', 'grp/sst') to look for when the store cannot be listed (no consolidated
+   * metadata, no listing): the file then holds those, the arrays they refer to, and `probed`.
+   */
+  hints?: readonly string[];
 }
 
 interface MutableGroup extends ArrayGroup {
@@ -29,7 +34,7 @@ interface MutableGroup extends ArrayGroup {
 export async function openZarr(location: string, openSource: OpenSource, signal?: AbortSignal, options: OpenZarrOptions = {}): Promise<ArrayFile> {
   registerNodeZlibCodecs();
   const store = new SourceStore(location, openSource);
-  const tree = await discoverZarr(store, options.list, signal);
+  const tree = await discoverZarr(store, options.list, signal, options.hints);
   const phony = new Map<number, string>();
   const root = group('', '/', groupAttrs(tree, ''));
   const groups = new Map<string, MutableGroup>([['', root]]);
@@ -53,7 +58,7 @@ export async function openZarr(location: string, openSource: OpenSource, signal?
     const name = node.path === '' ? storeName(location) : node.path.slice(slash + 1);
     parent.variables.set(name, await openVariable(store, tree, node, name, phony, signal));
   }
-  return { location, version: tree.version, driver: 'Zarr', root };
+  return { location, version: tree.version, driver: 'Zarr', root, ...(tree.probed !== undefined ? { probed: tree.probed } : {}) };
 }
 
 /** Which Zarr version lives at `location` (by its metadata documents), or null when none does. */
