@@ -36,6 +36,11 @@ export interface ArrayVariable {
    */
   readonly chunkShape: readonly number[];
   readonly dtype: ArrayDType;
+  /**
+   * The stored element type as numpy names it, when `dtype` does not say it: 'float16' (read as
+   * float32), 'complex64', 'compound (12 bytes)'… For listings and messages.
+   */
+  readonly storedType?: string;
   /** Attributes as stored (no CF decoding here: `_FillValue`, `scale_factor`… stay raw). */
   readonly attrs: Readonly<Record<string, AttrValue>>;
   /** Value of chunks that are not stored (HDF5 fill value message, Zarr `fill_value`, NetCDF default fill), or null. */

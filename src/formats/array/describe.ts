@@ -37,7 +37,7 @@ const HIDDEN_ATTRS = new Set([
 const visibleAttrs = (attrs: Readonly<Record<string, AttrValue>>): Record<string, AttrValue> =>
   Object.fromEntries(Object.entries(attrs).filter(([k]) => !HIDDEN_ATTRS.has(k)));
 
-const dictOf = (v: ArrayVariable): VariableDict => ({ dims: [...v.dims], attrs: visibleAttrs(v.attrs), dtype: v.dtype, shape: [...v.shape] });
+const dictOf = (v: ArrayVariable): VariableDict => ({ dims: [...v.dims], attrs: visibleAttrs(v.attrs), dtype: v.storedType ?? v.dtype, shape: [...v.shape] });
 
 /** Names of the grid-mapping and coordinate variables other variables point at (listed as coordinates, as decode_coords="all" does). */
 function referenced(group: ArrayGroup): Set<string> {

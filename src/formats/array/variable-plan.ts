@@ -77,7 +77,11 @@ export async function planVariable(
 ): Promise<VariablePlan> {
   const decoding = cfDecoding(v, file.driver === 'Zarr');
   if (decoding === null)
-    throw Errors.badRequest(`Variable '${v.name}' holds ${v.dtype === 'string' ? 'strings' : 'non-numeric values'}: it cannot be read as a grid`);
+    throw Errors.badRequest(
+      /^complex/.test(v.storedType ?? '')
+        ? `Variable '${v.name}' holds complex numbers (${v.storedType}): a pixel needs one real value, so it cannot be read as a grid (read its real or imaginary part from a copy of the data, or choose another variable)`
+        : `Variable '${v.name}' holds ${v.dtype === 'string' ? 'strings' : `non-numeric values${v.storedType ? ` (${v.storedType})` : ''}`}: it cannot be read as a grid`,
+    );
   const { x, y } = spatialAxesOf(chain, v);
   const xAxis = v.dims.indexOf(x);
   const yAxis = v.dims.indexOf(y);

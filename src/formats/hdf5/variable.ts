@@ -28,6 +28,7 @@ export class Hdf5Variable implements ArrayVariable {
   readonly shape: number[];
   readonly chunkShape: number[];
   readonly dtype: ArrayDType;
+  readonly storedType?: string;
   readonly fillValue: number | null;
   readonly filters: string[];
   private readonly index: ChunkIndex | null;
@@ -46,6 +47,7 @@ export class Hdf5Variable implements ArrayVariable {
     this.shape = space.dims ?? [];
     this.dims = this.shape.map((_, i) => `phony_dim_${i}`);
     this.dtype = arrayDTypeOf(type);
+    if (this.dtype === 'other' || (type.kind === 'float' && type.size === 2)) this.storedType = describeType(type);
     this.filters = info.filters.map(filterName);
     this.chunkShape = layout.kind === 'chunked' ? layout.chunk.slice() : virtualChunks(this.shape, type.size, ctx.virtualChunkBytes);
     this.chunkBytes = this.chunkShape.reduce((a, b) => a * b, type.size);
