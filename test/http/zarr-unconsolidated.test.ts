@@ -37,6 +37,18 @@ describe('Zarr v2 without .zmetadata over HTTP', () => {
     for (const doc of ['sst/.zarray', 'sst/.zattrs', 'lat/.zarray', 'lon/.zarray', 'time/.zarray']) assert.ok(paths.has(`/v2_plain.zarr/${doc}`), doc);
   });
 
+  it('bands described by the time coordinate as xarray prints it (datetime64[ns])', async () => {
+    const r = await server.getJson<{ band_descriptions: string[][] }>(`/zarr/info?url=${q(`${data.url}/v2_plain.zarr`)}&variable=sst`);
+    // [str(t) for t in xr.open_zarr(store, consolidated=False).sst.time.values] gives these, except
+    // 'NaT' for the first: zarr-python stored fill_value 0 for the int64 time array and xarray
+    // masks it (time 0 = 2020-01-01); coordinate variables are not masked here.
+    assert.deepEqual(r.body.band_descriptions, [
+      ['b1', '2020-01-01T00:00:00.000000000'],
+      ['b2', '2020-01-02T00:00:00.000000000'],
+      ['b3', '2020-01-03T00:00:00.000000000'],
+    ]);
+  });
+
   it('a time selection on the decoded CF time axis', async () => {
     const r = await server.getJson<{ values: number[] }>(`/zarr/point/105,-5?url=${q(`${data.url}/v2_plain.zarr`)}&variable=sst&sel=time=2020-01-02`);
     assert.equal(r.status, 200, JSON.stringify(r.body));
