@@ -53,6 +53,22 @@ describe('viewer pages (no browser)', () => {
       }
       assert.ok(refs.includes('../static/rastile.css') && refs.includes('../static/viewer.js') && refs.includes('../static/maplibre-gl.js'), refs.join());
     }
+    // the landing page's first link: the real demo in the viewer (true colour)
+    const landing = await (await server.get('/?f=html')).text();
+    const first = /<li><a href="([^"]+)">([^<]+)<\/a><\/li>/.exec(landing);
+    assert.ok(first, landing);
+    const link = new URL(first[1]!.replace(/&amp;/g, '&'));
+    assert.equal(link.pathname, '/cog/viewer');
+    assert.deepEqual(
+      [...link.searchParams],
+      [
+        ['url', DEMO],
+        ['bidx', '3'],
+        ['bidx', '2'],
+        ['bidx', '1'],
+      ],
+    );
+    assert.match(first[2]!, /Landsat 7 over Olinda/);
     const api = await server.getJson<{ paths: Record<string, { get: { responses: Record<string, { content: Record<string, unknown> }> } }> }>('/api');
     for (const p of ['/cog/viewer', '/stac/viewer']) assert.ok(api.body.paths[p]?.get.responses['200']?.content['text/html'], p);
   });
