@@ -279,6 +279,31 @@ describe('viewer in headless Chromium', { skip: browserSkipReason }, () => {
     }
   });
 
+  it('COG viewer without url: a box to type it in; a missing file: the API message on the page', { timeout: 120_000 }, async () => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${server.url}/cog/viewer`);
+      await page.waitForFunction("document.getElementById('status').textContent !== ''", undefined, { timeout: 30_000 });
+      assert.match((await page.locator('#status').textContent()) ?? '', /Give a dataset url/);
+      await page.fill('#url', DEMO);
+      await Promise.all([page.waitForURL((u) => u.searchParams.get('url') === DEMO), page.click('#open button')]);
+      await settle(page);
+      assert.ok((await page.locator('#tile-url').inputValue()).includes(`url=${q(DEMO)}`));
+
+      const missing = fixture('datasets', 'missing.tif');
+      await page.goto(`${server.url}/cog/viewer?url=${q(missing)}`);
+      await page.waitForFunction("document.getElementById('status').textContent !== ''", undefined, { timeout: 30_000 });
+      const want = await server.getJson<{ detail: string }>(`/cog/info?url=${q(missing)}`);
+      assert.equal(want.status, 404);
+      assert.equal(await page.locator('#status').textContent(), want.body.detail);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('STAC viewer: assets from /stac/assets, an asset pick changes the tiles, the canvas shows data', { timeout: 180_000 }, async () => {
     const s = await open(`/stac/viewer?url=${q(ITEM)}`);
     const { page } = s;
