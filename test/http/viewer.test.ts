@@ -328,6 +328,20 @@ describe('viewer in headless Chromium', { skip: browserSkipReason }, () => {
         (u) => params(u, 'assets').join() === 'visual',
       );
       assert.equal(await page.locator('#bidx').inputValue(), '1,2,3');
+      // a click: the STAC point endpoint for the picked asset, its values shown
+      const box = (await page.locator('#map').boundingBox())!;
+      const waiting = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/stac/point/'));
+      await page.mouse.click(Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2));
+      const pr = await waiting;
+      assert.equal(pr.status(), 200);
+      assert.deepEqual(new URL(pr.url()).searchParams.getAll('assets'), ['visual']);
+      const body = (await pr.json()) as { values: number[]; band_names: string[] };
+      await page.waitForFunction("/^[^\\n]+: /.test(document.getElementById('values').textContent)", undefined, { timeout: 30_000 });
+      const shown = ((await page.locator('#values').textContent()) ?? '').split('\n');
+      assert.deepEqual(
+        shown.slice(0, body.values.length),
+        body.band_names.map((n, i) => `${n}: ${body.values[i]}`),
+      );
       assert.deepEqual(s.problems, [], s.problems.join('\n'));
     } finally {
       await page.close();

@@ -223,7 +223,8 @@
     document.title = `${state.url ? state.url.split('/').pop() + ' — ' : ''}rastile ${stac ? 'STAC' : 'COG'} viewer`;
     const [cms, algs] = await Promise.all([getJson(`${root}/colorMaps`), getJson(`${root}/algorithms`)]);
     $('colormap').append(...cms.colormaps.map((c) => new Option(c.id, c.id)));
-    for (const a of algs.algorithms) state.algorithms[a.id] = await getJson(`${root}/algorithms/${a.id}`);
+    const defs = await Promise.all(algs.algorithms.map((a) => getJson(`${root}/algorithms/${a.id}`)));
+    algs.algorithms.forEach((a, i) => (state.algorithms[a.id] = defs[i]));
     $('algorithm').append(...algs.algorithms.map((a) => new Option(a.id, a.id)));
     $('colormap').value = query.get('colormap_name') || '';
     $('algorithm').value = query.get('algorithm') || '';
