@@ -6,7 +6,7 @@
  */
 import type { TypedArray } from '../../dtype.ts';
 import { Errors, isRastileError } from '../../errors.ts';
-import { raceAbort } from '../../sources/abort.ts';
+import { raceAbortShared } from '../array/abort-fanout.ts';
 import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import type { ArrayDType, ArrayVariable, AttrValue } from '../array/array-model.ts';
 import { makeChunkIndex } from './chunk-index/make-index.ts';
@@ -139,7 +139,7 @@ export class Hdf5Variable implements ArrayVariable {
       throw Errors.invalidFormat(`${what}: ${size} bytes at ${address} lie outside the file (${this.ctx.fileSize} bytes; truncated or corrupt)`);
     }
     if (signal?.aborted) throw signal.reason;
-    const bytes = await raceAbort(this.ctx.source.fetch(abs, size, signal), signal, this.ctx.location);
+    const bytes = await raceAbortShared(this.ctx.source.fetch(abs, size, signal), signal, this.ctx.location);
     if (bytes.length < size) throw Errors.invalidFormat(`${what}: the file ends inside the chunk (truncated)`);
     return bytes;
   }
