@@ -14,10 +14,12 @@ NetCDF-4 the way its xarray backend does (titiler-cmr.md section 6; rio-tiler's 
   serialised as .npy (the Node side asks for .npy tiles too, so neither side encodes an image).
 
 Protocol (stdin/stdout, one JSON object per line): prints {"cold": {...}} after the open and the
-first tile and waits for a line on stdin (the caller reads the range server's counters then),
-then runs one warm-up pass and `passes` timed passes over all tiles and prints {"warm": {...}}.
+first tile of <url> (cold process), waits for a line on stdin (the caller reads the range server's
+counters then), does the same for <url2> (the same file under another name: a cold file in a warm
+process), then runs one warm-up pass and `passes` timed passes over all tiles of <url> and prints
+{"warm": {...}}.
 
-  /usr/bin/python3 bench/array_xarray.py <url> <variable> <tiles.json> <passes>
+  /usr/bin/python3 bench/array_xarray.py <url> <url2> <variable> <tiles.json> <passes>
 """
 import io
 import json
@@ -86,17 +88,26 @@ def npy(a):
     return buf.getvalue()
 
 
-def main():
-    url, variable, tiles_path, passes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    tiles = json.load(open(tiles_path))
-    first = tiles[0]
+def cold(url, variable, first):
+    """Open + first tile: wall ms and the opened array."""
     c0, t0 = time.process_time(), time.perf_counter()
     f, da, transform = open_array(url, variable)
     t1 = time.perf_counter()
     out = npy(read_tile(da, transform, first["z"], first["x"], first["y"]))
     t2, c2 = time.perf_counter(), time.process_time()
-    print(json.dumps({"cold": {"open_ms": (t1 - t0) * 1e3, "first_tile_ms": (t2 - t0) * 1e3, "cpu_ms": (c2 - c0) * 1e3,
-                               "bytes_out": len(out)}}), flush=True)
+    return (f, da, transform), {"open_ms": (t1 - t0) * 1e3, "first_tile_ms": (t2 - t0) * 1e3, "cpu_ms": (c2 - c0) * 1e3, "bytes_out": len(out)}
+
+
+def main():
+    url, url2, variable, tiles_path, passes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+    tiles = json.load(open(tiles_path))
+    # cold process (modules imported, nothing opened yet), then cold file in the warm process
+    (f, da, transform), first = cold(url, variable, tiles[0])
+    print(json.dumps({"cold": first}), flush=True)
+    sys.stdin.readline()
+    (f2, _, _), second = cold(url2, variable, tiles[0])
+    f2.close()
+    print(json.dumps({"cold": second}), flush=True)
     sys.stdin.readline()
     valid = 0
     for t in tiles:  # warm-up: every block the tiles need is in fsspec's cache after this pass
