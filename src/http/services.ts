@@ -11,6 +11,7 @@ import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
 import { DatasetCache } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
+import { SOURCE_READ_KIND } from '../sources/version.ts';
 import { ChunkCache } from '../formats/array/chunk-cache.ts';
 import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
 import type { ArraySelection } from '../formats/array/open-array-grid.ts';
@@ -74,7 +75,11 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
   });
   const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions(), 'array');
   // The response cache's validators: each recorded dataset is checked by the cache that opened it.
-  const byKind = new Map([datasets, arrayDatasets].map((c) => [c.readKind, c]));
+  const byKind = new Map<string, { currentVersion(location: string, signal?: AbortSignal): Promise<string | undefined> }>(
+    [datasets, arrayDatasets].map((c) => [c.readKind, c]),
+  );
+  // Documents read whole from a source (MosaicJSON): the version of the source open now.
+  byKind.set(SOURCE_READ_KIND, { currentVersion: async (location, signal) => (await sources.open(location, signal)).version });
   return {
     config,
     sources,
