@@ -16,8 +16,6 @@ import { ChunkCache } from '../formats/array/chunk-cache.ts';
 import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
 import type { ArraySelection } from '../formats/array/open-array-grid.ts';
 import { openNetcdf3 } from '../formats/netcdf3/open-netcdf3.ts';
-import { openHdf5 } from '../formats/hdf5/open-hdf5.ts';
-import { openZarr } from '../formats/zarr/open-zarr.ts';
 import { localZarrLister } from '../formats/zarr/local-listing.ts';
 
 export interface Services {
@@ -67,10 +65,14 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
   const arrays = new ArrayOpener({
     sources,
     chunkCache: new ChunkCache(blockCache, config.limits.maxRequestBytes),
+    // The HDF5 and Zarr readers (zarrita) are loaded on their first file: ~6 MB less per process that serves none.
     formats: {
-      hdf5: (source, signal) => openHdf5(source, signal),
+      hdf5: async (source, signal) => (await import('../formats/hdf5/open-hdf5.ts')).openHdf5(source, signal),
       netcdf3: (source, signal) => openNetcdf3(source, signal),
-      zarr: (location, signal) => openZarr(location, (l, s) => sources.open(l, s), signal, { list: localZarrLister(config.sources.localRoots) }),
+      zarr: async (location, signal) =>
+        (await import('../formats/zarr/open-zarr.ts')).openZarr(location, (l, s) => sources.open(l, s), signal, {
+          list: localZarrLister(config.sources.localRoots),
+        }),
     },
   });
   const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions(), 'array');
