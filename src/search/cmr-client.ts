@@ -94,8 +94,10 @@ export class CmrClient {
 
     let searchAfter: string | null = null;
     let count = 0;
+    let fetched = 0;
     for (;;) {
       const page = await this.page('granules.umm_json', params, searchAfter, 'granule search', signal);
+      fetched += page.items.length;
       for (const item of page.items) {
         const granule = parseGranule(item);
         if (query.skipCovered && granule.footprint !== null) {
@@ -108,7 +110,10 @@ export class CmrClient {
         if (count >= query.itemsLimit) return;
         if (tracker?.add(granule.footprint) === true) return;
       }
-      if (page.items.length === 0 || page.searchAfter === null) return;
+      // The last page: CMR sends full pages until the end, so a short page (or having seen every
+      // hit CMR counted) ends the search without asking for an empty page after it.
+      if (page.items.length < pageSize || page.searchAfter === null) return;
+      if (page.hits !== null && fetched >= page.hits) return;
       searchAfter = page.searchAfter;
     }
   }

@@ -102,7 +102,7 @@ describe('CMR client replaying recorded CMR exchanges', { skip: !recordingsAvail
     );
   });
 
-  it('timeseries (no step): the empty follow-up page ends each search', async () => {
+  it('timeseries (no step): a short page ends each search (titiler-cmr also asks for the empty page after it)', async () => {
     let from = replay.requests.length;
     const temporal = '2024-10-11T00:00:01+00:00/2024-10-11T23:59:59+00:00';
     const gamssa = await collect(cmr.searchGranules(query({ collectionConceptId: GAMSSA, temporal, exitWhenFull: false }), { kind: 'none' }));
@@ -110,10 +110,9 @@ describe('CMR client replaying recorded CMR exchanges', { skip: !recordingsAvail
     let reqs = since(from);
     assert.deepEqual(
       reqs.map((r) => r.answeredBy),
-      ['test_timeseries/test_timeseries_query_no_step#0', 'test_timeseries/test_timeseries_query_no_step#1'],
-      'page 1, then the recorded empty page',
+      ['test_timeseries/test_timeseries_query_no_step#0'],
+      'page 1 only: it is shorter than page_size, so the recorded empty page #1 is not needed',
     );
-    assert.equal(reqs[1]!.headers['cmr-search-after'], '["pocloud",1728604800000,3264876018]', 'CMR-Search-After sent back verbatim');
 
     from = replay.requests.length;
     const haqes = await collect(
@@ -122,7 +121,7 @@ describe('CMR client replaying recorded CMR exchanges', { skip: !recordingsAvail
     assert.equal(haqes.length, 8, 'eight 3-hourly granules');
     assert.deepEqual(
       since(from).map((r) => r.answeredBy),
-      ['test_timeseries/test_timeseries_query_no_step#2', 'test_timeseries/test_timeseries_query_no_step#3'],
+      ['test_timeseries/test_timeseries_query_no_step#2'],
       'bounding_box -100,30,-90,40 matches the recorded -100,30,-90,40',
     );
 
