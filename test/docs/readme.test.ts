@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
@@ -30,6 +31,61 @@ describe('README', () => {
     assert.ok(line);
     const out = execFileSync(process.execPath, ['-e', line[1]!], { cwd: REPO, encoding: 'utf8' }).trim();
     assert.equal(out, encodeURIComponent(path.join(REPO, 'demo', 'rastile-demo.tif')));
+  });
+
+  it('names the Debian packages of the Python modules the fixture scripts import', () => {
+    const deb: Record<string, string> = {
+      osgeo: 'python3-gdal',
+      netCDF4: 'python3-netcdf4',
+      h5py: 'python3-h5py',
+      zarr: 'python3-zarr',
+      xarray: 'python3-xarray',
+      numcodecs: 'python3-numcodecs',
+    };
+    const scripts = [path.join(REPO, 'scripts'), path.join(REPO, 'scripts', 'fixtures')].flatMap((d) =>
+      readdirSync(d)
+        .filter((f) => f.endsWith('.py'))
+        .map((f) => readFileSync(path.join(d, f), 'utf8')),
+    );
+    const imported = new Set(scripts.flatMap((t) => [...t.matchAll(/^\s*(?:import|from) (\w+)/gm)].map((m) => m[1]!)));
+    assert.ok(imported.has('netCDF4') && imported.has('osgeo'));
+    for (const [module, p] of Object.entries(deb)) if (imported.has(module)) assert.ok(README.includes(`\`${p}\``), `README does not name ${p} (${module})`);
+  });
+
+  it("package.json engines: the supported lines, each version of which every installed package's engines admit", () => {
+    const semver = createRequire(import.meta.url)('semver') as {
+      subset(sub: string, sup: string): boolean;
+      satisfies(version: string, range: string): boolean;
+      minVersion(range: string): { version: string } | null;
+    };
+    const ours = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const bad: string[] = [];
+    let checked = 0;
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        if (name.startsWith('.')) continue;
+        const p = path.join(dir, name);
+        if (name.startsWith('@')) {
+          walk(p);
+          continue;
+        }
+        const pj = path.join(p, 'package.json');
+        if (!existsSync(pj)) continue;
+        const j = JSON.parse(readFileSync(pj, 'utf8')) as { name: string; version: string; engines?: { node?: unknown } };
+        const range = j.engines?.node;
+        if (typeof range === 'string') {
+          checked++;
+          if (!semver.subset(ours, range)) bad.push(`${j.name}@${j.version} needs node ${range}`);
+        }
+        if (existsSync(path.join(p, 'node_modules'))) walk(path.join(p, 'node_modules'));
+      }
+    };
+    walk(path.join(REPO, 'node_modules'));
+    assert.ok(checked > 50, `${checked} packages declare engines`);
+    assert.deepEqual(bad, [], `engines ${ours} admits Node versions some packages do not support`);
+    for (const v of ['22.13.0', '24.0.0']) assert.ok(semver.satisfies(v, ours), v);
+    const floor = semver.minVersion(ours)!.version.replace(/\.0$/, '');
+    assert.ok(README.includes(`Node.js 22 (≥ ${floor}) or 24`), `README names the floor ${floor}`);
   });
 
   it('names every Debian package .ci/run installs', () => {
