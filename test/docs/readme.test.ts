@@ -27,6 +27,9 @@ describe('README', () => {
 
   it('builds URLs with node, not python3, and the line works as written', () => {
     assert.doesNotMatch(README, /python3 -c/);
+    const shell = [...README.matchAll(/```bash\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n'));
+    assert.ok(shell.length > 20);
+    for (const l of shell) assert.doesNotMatch(l, /\bpython3?\b/, `a shell example runs Python: ${l}`);
     const line = /^U=\$\(node -e '(.+)'\)$/m.exec(README);
     assert.ok(line);
     const out = execFileSync(process.execPath, ['-e', line[1]!], { cwd: REPO, encoding: 'utf8' }).trim();
