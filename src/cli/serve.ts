@@ -69,7 +69,9 @@ export async function serveProcess(config: Config, options: { announce: boolean 
   }
   if (options.announce && signalled === undefined) {
     app.log.info({ localRoots: config.sources.localRoots, network: networkPolicy(config) }, 'local roots and network policy');
-    announce(config);
+    // `--port 0` binds a free port: the banner's links name the one bound.
+    const bound = app.server.address();
+    announce(typeof bound === 'object' && bound !== null ? { ...config, port: bound.port } : config);
   }
   return new Promise<number>((resolve) => {
     const drain = (signal: NodeJS.Signals): void => {

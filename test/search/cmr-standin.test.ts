@@ -40,7 +40,7 @@ describe('CMR stand-in protocol', () => {
     assert.equal((await get(`collection_concept_id=${COLLECTION_ID}&bounding_box=1,2,3`)).status, 400, 'bad bounding_box');
   });
 
-  it('uses the content type and header names of the recorded real CMR', { skip: !recordingsAvailable() && 'no recordings' }, () => {
+  it('uses the content type and header names of the recorded real CMR', { skip: !recordingsAvailable() && 'no ../shared/fixtures/cmr/recordings' }, () => {
     const recorded = loadRecording('test_backend/test_get_assets')[0]!.response.headers;
     assert.equal(recorded['Content-Type'], UMM_G_CONTENT_TYPE, 'same content type');
     for (const h of ['CMR-Hits', 'CMR-Took', 'CMR-Search-After', 'CMR-Request-Id']) assert.ok(h in recorded, `${h} recorded`);
