@@ -69,9 +69,10 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     formats: {
       hdf5: async (source, signal) => (await import('../formats/hdf5/open-hdf5.ts')).openHdf5(source, signal),
       netcdf3: (source, signal) => openNetcdf3(source, signal),
-      zarr: async (location, signal) =>
-        (await import('../formats/zarr/open-zarr.ts')).openZarr(location, (l, s) => sources.open(l, s), signal, {
+      zarr: async (location, signal, hints) =>
+        (await import('../formats/zarr/open-zarr.ts')).openZarr(location, (l, s, f) => sources.open(l, s, f), signal, {
           list: localZarrLister(config.sources.localRoots),
+          ...(hints ? { hints } : {}),
         }),
     },
   });
