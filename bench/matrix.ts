@@ -6,7 +6,9 @@
  * global EPSG:4326 float32 one: the server's CPU per request (utime+stime from /proc, one warm-up
  * request, median of `runs`, a run of a fast kind repeating it for ~300 ms) against GDAL doing the same work in-process (bench/matrix_gdal.py:
  * rasterio WarpedVRT read onto the same grid, the rio-tiler way, + GDAL PNG encode), with both
- * PNG sizes.
+ * PNG sizes: ours, and GDAL's PNG driver on the same pixels (our response decoded and re-encoded by
+ * bench/png_gdal_sizes.py — GDAL's own warp samples at another phase and its colormap/hillshade
+ * are stand-ins, so the PNG it encodes while timed is not the same image).
  *
  *   node --import tsx bench/matrix.ts [runs=3] [server checkout=.]
  *
@@ -16,7 +18,8 @@
  * last response there (<index>.png/.json, for bench/png-matrix.ts); MATRIX_NO_GDAL=1 skips GDAL's side.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
@@ -174,6 +177,7 @@ async function main(): Promise<void> {
     },
   );
   const ours: Array<{ cpu: number; bytes: number; status: number }> = [];
+  const saveDir = process.env.MATRIX_SAVE ?? mkdtempSync(path.join(tmpdir(), 'rastile-matrix-'));
   let list: Kind[] = [];
   try {
     await waitForHealthz(`http://127.0.0.1:${PORT}`);
@@ -212,16 +216,15 @@ async function main(): Promise<void> {
         if (cpus[0] > 3000) break; // slow kinds: one run is enough to rank them
       }
       ours.push({ cpu: median(cpus), bytes: last.bytes, status: last.status });
-      if (process.env.MATRIX_SAVE) {
-        mkdirSync(process.env.MATRIX_SAVE, { recursive: true });
-        writeFileSync(path.join(process.env.MATRIX_SAVE, `${list.indexOf(k)}.${k.path.includes('.png') ? 'png' : 'json'}`), Buffer.from(body));
-      }
+      mkdirSync(saveDir, { recursive: true });
+      writeFileSync(path.join(saveDir, `${list.indexOf(k)}.${k.path.includes('.png') ? 'png' : 'json'}`), Buffer.from(body));
       process.stderr.write(`${k.name}: ${median(cpus).toFixed(0)} ms (${last.status})\n`);
     }
   } finally {
     server.kill('SIGTERM');
   }
   if (process.env.MATRIX_NO_GDAL) {
+    if (!process.env.MATRIX_SAVE) rmSync(saveDir, { recursive: true, force: true });
     list.forEach((k, i) => console.log(`| ${k.name} | ${ours[i].cpu.toFixed(1)} | ${ours[i].status} | ${ours[i].bytes} |`));
     return;
   }
@@ -231,18 +234,26 @@ async function main(): Promise<void> {
     cpu_ms: number;
     png_bytes: number | null;
   }>;
+  // GDAL's PNG driver on our own pixels: the byte comparison on the same image
+  const pngs = list.map((k, i) => (k.path.includes('.png') && ours[i].status === 200 ? path.join(saveDir, `${i}.png`) : null));
+  const sizes = JSON.parse(
+    execFileSync('/usr/bin/python3', [path.join(here, 'png_gdal_sizes.py'), ...pngs.filter((p) => p !== null)], { encoding: 'utf8' }),
+  ) as Array<{ bytes: number }>;
+  const samePixels = new Map(pngs.filter((p) => p !== null).map((p, j) => [p, sizes[j].bytes]));
+  if (!process.env.MATRIX_SAVE) rmSync(saveDir, { recursive: true, force: true });
   console.log(
     `Request matrix ${new Date().toISOString().slice(0, 16)}Z, server ${checkout}, CPU ms per request (median of ${runs}, warm; kinds over 3 s: 1 run)`,
   );
-  console.log('| request | rastile CPU ms | GDAL CPU ms | ratio | rastile PNG bytes | GDAL PNG bytes |');
+  console.log('| request | rastile CPU ms | GDAL CPU ms | ratio | rastile PNG bytes | GDAL PNG bytes (same pixels) |');
   console.log('|---|---|---|---|---|---|');
   list.forEach((k, i) => {
     const o = ours[i];
     const g = gdal[i];
     const status = o.status === 200 ? '' : ` (HTTP ${o.status})`;
     const isPng = k.path.includes('.png');
+    const same = pngs[i] ? samePixels.get(pngs[i]) : undefined;
     console.log(
-      `| ${k.name}${status} | ${o.cpu.toFixed(1)} | ${g.cpu_ms.toFixed(1)} | **${(o.cpu / g.cpu_ms).toFixed(2)}** | ${isPng ? o.bytes : ''} | ${isPng && g.png_bytes ? g.png_bytes : ''} |`,
+      `| ${k.name}${status} | ${o.cpu.toFixed(1)} | ${g.cpu_ms.toFixed(1)} | **${(o.cpu / g.cpu_ms).toFixed(2)}** | ${isPng ? o.bytes : ''} | ${same ?? ''} |`,
     );
   });
 }

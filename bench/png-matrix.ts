@@ -7,6 +7,7 @@
  *
  * The PNGs are decoded here (our own writer's layout: one IDAT) and re-encoded; GDAL's side is
  * bench/png_gdal_sizes.py (GDAL decodes and re-encodes them with its PNG driver, libpng defaults, ZLEVEL 6).
+ * PNG_SETTINGS='[["label", {"level": 1, "filter": "up"}], …]' replaces the settings compared.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,18 +18,25 @@ import { encodePngSync, type PngInput } from '../src/raster/render/png-encoder.t
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = process.argv[2] ?? '/tmp/rastile-matrix-responses';
-const CHANNELS: Record<number, 1 | 2 | 3 | 4> = { 0: 1, 4: 2, 2: 3, 6: 4 };
+const CHANNELS: Record<number, 1 | 2 | 3 | 4> = { 0: 1, 4: 2, 2: 3, 6: 4, 3: 1 };
 
-/** The pixels of a PNG made by our writer (or any non-interlaced 8/16-bit PNG). */
+/**
+ * The pixels of a PNG made by our writer (or any non-interlaced 8/16-bit PNG), our lossless
+ * reductions expanded back to the layout they came from: indexed → RGBA (RGB without tRNS),
+ * grey with a tRNS key → grey+alpha.
+ */
 function decode(png: Buffer): Omit<PngInput, 'level' | 'filter'> {
   const width = png.readUInt32BE(16);
   const height = png.readUInt32BE(20);
   const depth = png[24];
   const channels = CHANNELS[png[25]];
   const idat: Buffer[] = [];
+  const chunks: Record<string, Buffer> = {};
   for (let o = 8; o < png.length;) {
     const len = png.readUInt32BE(o);
-    if (png.toString('latin1', o + 4, o + 8) === 'IDAT') idat.push(png.subarray(o + 8, o + 8 + len));
+    const type = png.toString('latin1', o + 4, o + 8);
+    if (type === 'IDAT') idat.push(png.subarray(o + 8, o + 8 + len));
+    else chunks[type] = png.subarray(o + 8, o + 8 + len);
     o += 12 + len;
   }
   const scan = inflateSync(Buffer.concat(idat));
@@ -57,10 +65,27 @@ function decode(png: Buffer): Omit<PngInput, 'level' | 'filter'> {
       raw[r + i] = (x + p) & 0xff;
     }
   }
-  if (depth === 8) return { width, height, channels, data: raw };
-  const d = new Uint16Array(raw.length / 2);
-  for (let i = 0; i < d.length; i++) d[i] = (raw[2 * i] << 8) | raw[2 * i + 1];
-  return { width, height, channels, data: d };
+  const { PLTE: plte, tRNS: trns } = chunks;
+  if (png[25] === 3) {
+    const c = trns ? 4 : 3;
+    const out = new Uint8Array(width * height * c);
+    for (let p = 0; p < width * height; p++) {
+      const i = raw[p];
+      out.set(plte.subarray(3 * i, 3 * i + 3), p * c);
+      if (trns) out[p * c + 3] = i < trns.length ? trns[i] : 255;
+    }
+    return { width, height, channels: c, data: out };
+  }
+  const d = depth === 8 ? raw : new Uint16Array(raw.length / 2);
+  if (depth === 16) for (let i = 0; i < d.length; i++) d[i] = (raw[2 * i] << 8) | raw[2 * i + 1];
+  if (png[25] !== 0 || !trns) return { width, height, channels, data: d };
+  const key = trns.readUInt16BE(0);
+  const ga = depth === 8 ? new Uint8Array(d.length * 2) : new Uint16Array(d.length * 2);
+  for (let p = 0; p < d.length; p++) {
+    ga[2 * p] = d[p];
+    ga[2 * p + 1] = d[p] === key ? 0 : depth === 8 ? 255 : 65535;
+  }
+  return { width, height, channels: 2, data: ga };
 }
 
 const files = readdirSync(dir)
@@ -76,8 +101,9 @@ const gdal = JSON.parse(
 
 type Setting = Pick<PngInput, 'level' | 'filter'> & Partial<Pick<PngInput, 'strategy'>>;
 const settings: Array<[string, Setting]> = JSON.parse(process.env.PNG_SETTINGS ?? 'null') ?? [
-  ['up, zlib 1 (before)', { level: 1, filter: 'up' }],
-  ['adaptive, zlib 6', { level: 6, filter: 'adaptive' }],
+  ['up, zlib 1', { level: 1, filter: 'up' }],
+  ['libpng (adaptive, zlib 6, Z_FILTERED)', { level: 6, filter: 'adaptive', strategy: 1 }],
+  ['auto (the png profile)', { level: 1, filter: 'auto' }],
 ];
 
 function cpuOf(img: (typeof images)[number], s: Setting): { ms: number; bytes: number } {

@@ -18,12 +18,11 @@ import { encodeJp2 } from './encode-jp2.ts';
 
 /**
  * PNG settings, measured by bench/png-matrix.ts on the request matrix's images against GDAL's PNG
- * driver on the same pixels. 'auto' (png-encoder.ts): images mostly of empty or repeated rows
- * (sparse tiles and bboxes) get libpng's own settings — GDAL's bytes or fewer (343 vs 1,820 B
- * for a sparse z1 tile, 16.5 vs 80 kB for a world bbox) at less CPU than level 1; dense images keep
- * the Up filter at zlib level 1 (~3 ms per 256² tile where libpng's settings take ~12 ms, for
- * 5–20 % more bytes, up to 2× on colormapped ones). `pngraw` is the raw variant: unfiltered,
- * zlib level 1 (TiTiler's zlevel 1).
+ * driver on the same pixels. 'auto' (png-encoder.ts): 8-bit RGB(A) images of ≤ 256 colours are
+ * written indexed and grey+alpha images with a binary alpha as grey with a tRNS key (lossless,
+ * png-reduce.ts: a quarter or half of the bytes to deflate); images mostly of empty or repeated
+ * rows (sparse tiles and bboxes) get libpng's own settings; dense images the Up filter at zlib
+ * level 1. `pngraw` is the raw variant: unfiltered, zlib level 1 (TiTiler's zlevel 1), never reduced.
  */
 export const PNG_PROFILE = { png: { level: 1, filter: 'auto' }, pngraw: { level: 1, filter: 'none' } } as const;
 
