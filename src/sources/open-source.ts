@@ -77,8 +77,9 @@ export interface ManagedSourceOpener extends SourceOpener {
  * Versions (src/sources/version.ts): a Source reads one version of the bytes. A kept source is
  * handed out again only while it is current — a local file is stat'ed on every open (device,
  * inode, size, mtime), a remote source until one of its responses showed another ETag /
- * Last-Modified / size (or never, when the server sends no validator) — else a new Source is
- * opened for the new version and the old one's cached bytes and file handle are let go.
+ * Last-Modified / size (or never, when the server sends no validator, unless the opt-in
+ * `unvalidatedReuseMs` window allows it) — else a new Source is opened for the new version and
+ * the old one's cached bytes and file handle are let go.
  */
 export function createSourceOpener(options: SourceOptions): ManagedSourceOpener {
   const o = resolveSourceOptions(options);
@@ -108,11 +109,14 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
     const coalescing = new CoalescingSource(retrying, { maxGapBytes: o.coalesceGapBytes, maxMergedBytes: o.coalesceMaxBytes }, stats);
     const source = new CachingSource(coalescing, cache, stats);
     const state = base.versionState;
+    const openedAt = Date.now();
     let probe: Promise<boolean> | undefined;
     return {
       source,
       current: () => {
-        if (!state.validated || state.changed) return false;
+        if (state.changed || state.version === undefined) return false;
+        // No validator: reused only within the opt-in window from the open (never extended by reads).
+        if (!state.validated) return o.unvalidatedReuseMs > 0 && Date.now() - openedAt <= o.unvalidatedReuseMs;
         if (Date.now() - state.confirmedAt <= o.revalidateMs) return true;
         // Not heard from for a while: one conditional 1-byte read past the byte cache, shared by
         // the uses waiting for it. A failure means "open again" (which reports it properly).

@@ -57,6 +57,14 @@ export interface SourceOptions {
    * a fully cached remote dataset can lag a change nobody read. 0: on every use. Default 10000.
    */
   revalidateMs?: number;
+  /**
+   * A remote object served without ETag and Last-Modified has no version a change could be seen
+   * by (only its size): by default it is never reused — every open reads it again and nothing
+   * read under it is shared. With this window (ms) such a source is reused by later opens for this
+   * long after it was opened, its bytes and decoded blocks cached; a same-size change within the
+   * window is not seen, so answers may lag the object by up to this long. Opt-in. Default 0.
+   */
+  unvalidatedReuseMs?: number;
   userAgent?: string;
   /** DNS resolver used by the network policy (tests inject one). Default: dns.promises.lookup, all addresses. */
   resolveHost?: (hostname: string) => Promise<string[]>;
@@ -77,6 +85,7 @@ export const DEFAULT_SOURCE_OPTIONS = {
   maxOpenFiles: 32,
   maxSources: 1024,
   revalidateMs: 10_000,
+  unvalidatedReuseMs: 0,
   userAgent: 'rastile/0.1',
 } as const;
 
@@ -153,6 +162,7 @@ export function sourceOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<S
   const cacheBytes = e('RASTILE_CACHE_BYTES');
   const wholeBody = e('RASTILE_MAX_WHOLE_BODY_BYTES');
   const revalidate = e('RASTILE_REVALIDATE_MS');
+  const unvalidatedReuse = e('RASTILE_UNVALIDATED_REUSE_MS');
 
   const s3Defaults: Partial<S3Options> = defaults.s3 ?? {};
   const accessKeyId = e('AWS_ACCESS_KEY_ID');
@@ -198,6 +208,7 @@ export function sourceOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<S
     cacheBytes: cacheBytes !== undefined ? parseByteSize('RASTILE_CACHE_BYTES', cacheBytes) : (defaults.cacheBytes ?? d.cacheBytes),
     maxWholeBodyBytes: wholeBody !== undefined ? parseByteSize('RASTILE_MAX_WHOLE_BODY_BYTES', wholeBody) : (defaults.maxWholeBodyBytes ?? d.maxWholeBodyBytes),
     ...(revalidate !== undefined ? { revalidateMs: parseCount('RASTILE_REVALIDATE_MS', revalidate) } : {}),
+    ...(unvalidatedReuse !== undefined ? { unvalidatedReuseMs: parseCount('RASTILE_UNVALIDATED_REUSE_MS', unvalidatedReuse) } : {}),
     s3,
   };
 }
@@ -213,6 +224,7 @@ export type ResolvedSourceOptions = SourceOptions & {
   maxOpenFiles: number;
   maxSources: number;
   revalidateMs: number;
+  unvalidatedReuseMs: number;
   userAgent: string;
 };
 
@@ -230,6 +242,7 @@ export function resolveSourceOptions(o: SourceOptions): ResolvedSourceOptions {
     maxOpenFiles: o.maxOpenFiles ?? d.maxOpenFiles,
     maxSources: o.maxSources ?? d.maxSources,
     revalidateMs: o.revalidateMs ?? d.revalidateMs,
+    unvalidatedReuseMs: o.unvalidatedReuseMs ?? d.unvalidatedReuseMs,
     userAgent: o.userAgent ?? d.userAgent,
   };
 }

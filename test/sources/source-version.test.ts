@@ -192,6 +192,45 @@ describe('http(s) object versions over a loopback range server', () => {
   });
 });
 
+describe('objects without validators: the opt-in reuse window (unvalidatedReuseMs)', () => {
+  it('reused within the window from the open (cached bytes shared), a size change still refused, never after the window', async () => {
+    const tree = await makeTempTree({ 'n.bin': OLD });
+    const server = await startRangeServer({ root: tree.dir, validators: 'none' });
+    const url = `${server.url}/n.bin`;
+    const open = (reuseMs: number): ManagedSourceOpener =>
+      createSourceOpener({ ...sourceOptionsFromEnv({}), localRoots: [], allowPrivateHosts: true, retryBaseDelayMs: 1, unvalidatedReuseMs: reuseMs });
+    const windowed = open(60_000);
+    const expired = open(1);
+    try {
+      const a = await windowed.open(url);
+      assert.match(a.version ?? '', /^size:100000~\d+$/);
+      const n = server.requests.length;
+      assert.equal(await windowed.open(url), a, 'kept within the window');
+      assert.deepEqual(await a.fetch(0, 100), OLD.subarray(0, 100));
+      assert.equal(server.requests.length, n, 'no request: the open and the read are answered from what the first open read');
+      await replaceByRename(path.join(tree.dir, 'n.bin'), BIGGER);
+      await assert.rejects(a.fetch(90_000, 100), isChanged, 'a size change is still seen on a read');
+      const b = await windowed.open(url);
+      assert.notEqual(b, a);
+      assert.deepEqual(await b.fetch(110_000, 100), BIGGER.subarray(110_000, 110_100));
+
+      const c = await expired.open(url);
+      await new Promise((r) => setTimeout(r, 5));
+      assert.notEqual(await expired.open(url), c, 'after the window: opened again (a new version, nothing shared)');
+    } finally {
+      await windowed.close();
+      await expired.close();
+      await server.close();
+      await tree.cleanup();
+    }
+  });
+
+  it('RASTILE_UNVALIDATED_REUSE_MS sets it; default 0 (never reused)', () => {
+    assert.equal(sourceOptionsFromEnv({ RASTILE_UNVALIDATED_REUSE_MS: '5000' }).unvalidatedReuseMs, 5000);
+    assert.equal(sourceOptionsFromEnv({}).unvalidatedReuseMs, undefined);
+  });
+});
+
 describe('S3 object versions (stand-in)', () => {
   it('a replaced object answers 412 to If-Match; the opener re-opens the new version', async () => {
     const s3 = await startS3Standin({ buckets: { bkt: { 'k.bin': OLD } }, accounts: [{ accessKeyId: 'AKID', secretAccessKey: 'secret' }] });
