@@ -36,6 +36,12 @@ export type ArrayKind = 'hdf5' | 'netcdf3' | 'zarr';
 const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
 const HDF5_OFFSETS = [0, 512, 1024, 2048, 4096, 8192];
 const ZARR_DOCS = ['zarr.json', '.zmetadata', '.zgroup', '.zarray'];
+/**
+ * What opening a remote file reads (its version is learnt from this read): the HDF5 reader's
+ * first read (hdf5/file-context.ts HEAD_BYTES), which also holds the sniffed signature and a
+ * NetCDF-3 header's start, so the open costs one request, not a probe and then the head.
+ */
+const FIRST_READ = { offset: 0, length: 256 * 1024 } as const;
 
 const looksLikeZarr = (location: string): boolean => /\.zarr\/?$/i.test(location) || /\/(zarr\.json|\.zmetadata|\.zgroup|\.zarray)$/.test(location);
 const zarrRoot = (location: string): string => location.replace(/\/(zarr\.json|\.zmetadata|\.zgroup|\.zarray)$/, '').replace(/\/$/, '');
@@ -79,7 +85,7 @@ export class ArrayOpener {
   async currentVersion(location: string, signal?: AbortSignal): Promise<string> {
     if (looksLikeZarr(location)) return this.zarrVersion(zarrRoot(location), signal);
     try {
-      return (await this.ctx.sources.open(location, signal)).version ?? '';
+      return (await this.ctx.sources.open(location, signal, FIRST_READ)).version ?? '';
     } catch (err) {
       if (isRastileError(err, 'SourceNotFound')) {
         const v = await this.zarrVersion(location.replace(/\/$/, ''), signal).catch(() => null);
@@ -127,7 +133,7 @@ export class ArrayOpener {
     if (looksLikeZarr(location)) return zarr(zarrRoot(location));
     let source: Source;
     try {
-      source = await this.ctx.sources.open(location, signal);
+      source = await this.ctx.sources.open(location, signal, FIRST_READ);
     } catch (err) {
       if (isRastileError(err, 'SourceNotFound') && (await this.zarrVersion(location.replace(/\/$/, ''), signal).catch(() => null)) !== null) {
         return zarr(location.replace(/\/$/, ''));
