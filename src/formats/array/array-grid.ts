@@ -43,6 +43,8 @@ export class ArrayGrid implements GridDataset {
   readonly location: string;
   readonly version: string;
   readonly driver: string;
+  /** Parts on exactly the requested bounds, as rio-tiler's XarrayReader reads them (GridDataset.exactBoundsParts). */
+  readonly exactBoundsParts = true;
   readonly width: number;
   readonly height: number;
   readonly count: number;

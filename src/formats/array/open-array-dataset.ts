@@ -20,7 +20,8 @@ import { openArrayGrid, selectionKey, type ArraySelection } from './open-array-g
 export interface ArrayFormats {
   hdf5?: (source: Source, signal?: AbortSignal) => Promise<ArrayFile>;
   netcdf3?: (source: Source, signal?: AbortSignal) => Promise<ArrayFile>;
-  zarr?: (location: string, signal?: AbortSignal) => Promise<ArrayFile>;
+  /** `hints`: variable paths to look for when the store cannot be listed (see ArrayFile.probed). */
+  zarr?: (location: string, signal?: AbortSignal, hints?: readonly string[]) => Promise<ArrayFile>;
 }
 
 export interface ArrayOpenContext {
@@ -102,15 +103,22 @@ export class ArrayOpener {
     return `zarr:${parts.join('|')}`;
   }
 
-  /** The opened file at `location` (cached per version; a replaced version's chunks are dropped). */
-  async openFile(location: string, signal?: AbortSignal): Promise<OpenedFile> {
+  /**
+   * The opened file at `location` (cached per version; a replaced version's chunks are dropped).
+   * `hints` name the variable paths the caller needs: a store that cannot be listed is opened for
+   * them (ArrayFile.probed), and opened again with more names when a later caller needs others.
+   */
+  async openFile(location: string, signal?: AbortSignal, hints: readonly string[] = []): Promise<OpenedFile> {
     const version = await this.currentVersion(location, signal);
     const hit = this.files.get(location);
-    if (hit !== undefined && hit.version === version) return hit;
-    const key = `${location}\u0000${version}`;
+    const same = hit !== undefined && hit.version === version ? hit : undefined;
+    const probed = same?.file.probed;
+    if (same !== undefined && (probed === undefined || hints.every((h) => probed.includes(h)))) return same;
+    const names = [...new Set([...(probed ?? []), ...hints])].sort();
+    const key = `${location}\u0000${version}\u0000${names.join('\u0000')}`;
     let pending = this.opening.get(key);
     if (pending === undefined) {
-      pending = this.openUncached(location, signal).then((file) => ({ file, version }));
+      pending = this.openUncached(location, names, signal).then((file) => ({ file, version }));
       this.opening.set(key, pending);
       pending
         .then((opened) => {
@@ -124,11 +132,11 @@ export class ArrayOpener {
     return pending;
   }
 
-  private async openUncached(location: string, signal?: AbortSignal): Promise<ArrayFile> {
+  private async openUncached(location: string, hints: readonly string[], signal?: AbortSignal): Promise<ArrayFile> {
     const { formats } = this.ctx;
     const zarr = (root: string): Promise<ArrayFile> => {
       if (formats.zarr === undefined) throw Errors.notImplemented('Zarr stores are not readable on this server yet');
-      return formats.zarr(root, signal);
+      return formats.zarr(root, signal, hints);
     };
     if (looksLikeZarr(location)) return zarr(zarrRoot(location));
     let source: Source;
@@ -155,7 +163,9 @@ export class ArrayOpener {
 
   /** The GridDataset of a selection of the file at `location`. */
   async openGrid(location: string, selection: ArraySelection, signal?: AbortSignal): Promise<ArrayGrid> {
-    const { file, version } = await this.openFile(location, signal);
+    const group = (selection.group ?? '').replace(/^\/+|\/+$/g, '');
+    const hints = selection.variables.map((v) => (group === '' ? v : `${group}/${v}`).replace(/^\/+|\/+$/g, ''));
+    const { file, version } = await this.openFile(location, signal, hints);
     return openArrayGrid(file, selection, this.ctx.chunkCache, signal, version);
   }
 

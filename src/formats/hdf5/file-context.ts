@@ -7,7 +7,7 @@
  * is fetched or allocated. Chunk data does not go through this cache (see variable.ts).
  */
 import { Errors } from '../../errors.ts';
-import { raceAbort } from '../../sources/abort.ts';
+import { raceAbortShared } from '../array/abort-fanout.ts';
 import type { Source } from '../../sources/source.ts';
 import { Cursor } from './bytes.ts';
 
@@ -89,7 +89,7 @@ export class FileContext {
     }
     flush(last + 1);
     this.evict();
-    const got = await raceAbort(Promise.all(parts), signal, this.location);
+    const got = await raceAbortShared(Promise.all(parts), signal, this.location);
     const out = new Uint8Array(length);
     let at = 0;
     for (let i = 0; i < got.length; i++) {

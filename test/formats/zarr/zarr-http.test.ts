@@ -49,6 +49,20 @@ describe('Zarr over HTTP', () => {
     });
   }
 
+  for (const store of ['v2_plain.zarr', 'v3_plain.zarr']) {
+    it(`${store} (no consolidated metadata, no listing): opened for the named variables, their values equal zarr-python's`, async () => {
+      const names = Object.keys(EXPECTED[store]!.arrays).filter((p) => !['lat', 'lon', 'time'].includes(p));
+      const file = await openZarr(`${server.url}/zarr/${store}`, freshOpener(), undefined, { hints: names });
+      assert.deepEqual(file.probed, names);
+      for (const [p, ea] of Object.entries(EXPECTED[store]!.arrays)) {
+        // lat/lon/time were not named: found as sst's dimensions.
+        const got = await readAll(variableAt(file, p));
+        assert.deepEqual(got.values, ea.values, p);
+      }
+      await assert.rejects(openZarr(`${server.url}/zarr/${store}`, freshOpener()), { kind: 'BadRequest', message: /variable=/ });
+    });
+  }
+
   it('opening reads the metadata document only; a chunk read fetches that chunk only', async () => {
     const fresh = freshOpener();
     const first = server.requests.length;
