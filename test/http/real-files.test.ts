@@ -37,9 +37,6 @@ after(async () => {
   await server.close();
 });
 
-/** rio-tiler's test files in the shared fixtures (never copied here): skipped, saying so, without them. */
-const RIO_TILER_SKIP = existsSync(path.join(SHARED, 'fixtures', 'rio-tiler')) ? false : 'needs ../shared/fixtures/rio-tiler';
-
 describe('PAM sidecars (.aux.xml)', () => {
   for (const name of ['dem_pam.tif', 'pam_precedence.tif', 'pam_georef.tif']) {
     it(`${name}: /cog/info equals rasterio's`, async () => {
@@ -188,7 +185,7 @@ describe("GCP-georeferenced raster: GDAL's GCP polynomial warp, like rio-tiler's
   // like rio-tiler's WarpedVRT: GDAL's order-2 GCP polynomial (6 GCPs), its suggested grid, then
   // the tile (99.9–100 % equal; GDAL's approximate transformer moves a few edge picks)
   tilesMatch('gcps_utm.tif', expected.gcps_tiles, 'gcps_utm_tiles.bin.z', 99.5);
-  it("rio-tiler's cog_gcps.tif (210 GCPs): the WarpedVRT's grid and bounds", { skip: RIO_TILER_SKIP }, async () => {
+  it("rio-tiler's cog_gcps.tif (210 GCPs): the WarpedVRT's grid and bounds", { skip: !existsSync(path.join(SHARED, 'fixtures', 'rio-tiler')) }, async () => {
     const f = q(path.join(SHARED, 'fixtures', 'rio-tiler', 'cog_gcps.tif'));
     const r = await server.getJson<{ bounds: number[]; width: number; height: number }>(`/cog/info?url=${f}`);
     assert.equal(r.status, 200);
@@ -200,13 +197,14 @@ describe("GCP-georeferenced raster: GDAL's GCP polynomial warp, like rio-tiler's
 
 describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', () => {
   const shared = path.join(SHARED, 'fixtures', 'rio-tiler');
+  const present = existsSync(shared);
   const europa = q(`${shared}/cog_nonearth.tif`);
-  it('a WebMercatorQuad tile is a 400 that says the CRS is not on the Earth', { skip: RIO_TILER_SKIP }, async () => {
+  it('a WebMercatorQuad tile is a 400 that says the CRS is not on the Earth', { skip: !present }, async () => {
     const r = await server.getJson<{ detail: string }>(`/cog/tiles/WebMercatorQuad/0/0/0.png?url=${europa}`);
     assert.equal(r.status, 400);
     assert.match(r.body.detail, /"GCS_EUROPA" is not on the Earth \(its ellipsoid's semi-major axis is 1560800 m/);
   });
-  it("a point in the dataset CRS (coord_crs = the /info crs) equals rasterio's sample", { skip: RIO_TILER_SKIP }, async () => {
+  it("a point in the dataset CRS (coord_crs = the /info crs) equals rasterio's sample", { skip: !present }, async () => {
     const info = await server.getJson<{ crs: string }>(`/cog/info?url=${europa}`);
     // rasterio 1.3: src.sample([(-1299597.0, 401145.0)]) → 0.15588311851024628 (row 812, col 282)
     const r = await server.getJson<{ values: number[] }>(`/cog/point/-1299597.0,401145.0?url=${europa}&coord_crs=${q(info.body.crs)}`);
@@ -214,7 +212,7 @@ describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', 
     assertClose(r.body.values, [0.15588311851024628], 1e-7, 'value');
   });
   const mars = q(`${shared}/cog_hirise_mars.tif`);
-  it('a point on Mars (JPEG YCbCr) in its own CRS equals gdallocationinfo', { skip: RIO_TILER_SKIP }, async () => {
+  it('a point on Mars (JPEG YCbCr) in its own CRS equals gdallocationinfo', { skip: !present }, async () => {
     const info = await server.getJson<{ crs: string }>(`/cog/info?url=${mars}`);
     // gdallocationinfo -geoloc cog_hirise_mars.tif 7377000.3 -861000.7 → (123P, 196L) 111 111 111;
     // rasterio 1.3 src.sample gives the same
@@ -222,7 +220,7 @@ describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', 
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.values, [111, 111, 111]);
   });
-  it("points on pixel corners pick rasterio's pixel (sample / gdallocationinfo)", { skip: RIO_TILER_SKIP }, async () => {
+  it("points on pixel corners pick rasterio's pixel (sample / gdallocationinfo)", { skip: !present }, async () => {
     const info = await server.getJson<{ crs: string }>(`/cog/info?url=${mars}`);
     // rasterio 1.3: x, y = src.transform * (col, row); src.sample([(x, y)]) (gdallocationinfo agrees)
     const cases: [number, number, number[]][] = [
@@ -238,7 +236,7 @@ describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', 
       assert.deepEqual(r.body.values, want, `${x},${y}`);
     }
   });
-  it('a lon/lat point on Mars is a 400 that says why (PROJ: the ellipsoids are on different bodies)', { skip: RIO_TILER_SKIP }, async () => {
+  it('a lon/lat point on Mars is a 400 that says why (PROJ: the ellipsoids are on different bodies)', { skip: !present }, async () => {
     const r = await server.getJson<{ detail: string }>(`/cog/point/-53.6,-14.55?url=${mars}`);
     assert.equal(r.status, 400);
     assert.match(r.body.detail, /^Cannot place the point: The CRS "GCS_MARS" is not on the Earth/);
