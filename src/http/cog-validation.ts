@@ -5,28 +5,9 @@
  */
 import { checkCog } from '../formats/tiff/cog-rules.ts';
 import { readCogLayout } from '../formats/tiff/cog-layout.ts';
+import { COMPRESSION_NAMES, PHOTOMETRIC_NAMES } from '../formats/tiff/tag-names.ts';
 import { getTileMatrixSet } from '../geo/tms.ts';
 import type { Services } from './services.ts';
-
-/** TIFF Compression tag → rasterio/GDAL name. */
-const COMPRESSION: Record<number, string> = {
-  1: 'NONE',
-  5: 'LZW',
-  6: 'OJPEG',
-  7: 'JPEG',
-  8: 'DEFLATE',
-  32773: 'PACKBITS',
-  32946: 'DEFLATE',
-  34712: 'JPEG2000',
-  34887: 'LERC',
-  34925: 'LZMA',
-  50000: 'ZSTD',
-  50001: 'WEBP',
-  50002: 'JXL',
-};
-
-/** TIFF Photometric tag → rasterio PhotometricInterp value. */
-const PHOTOMETRIC: Record<number, string> = { 0: 'MINISWHITE', 1: 'MINISBLACK', 2: 'RGB', 3: 'PALETTE', 4: 'MASK', 5: 'CMYK', 6: 'YCbCr', 8: 'CIELAB' };
 
 export interface CogInfo {
   Path: string;
@@ -56,8 +37,8 @@ export async function cogInfo(services: Services, url: string, strict: boolean, 
     Path: url,
     Driver: info.driver,
     COG: valid,
-    Compression: COMPRESSION[main.compression] ?? null,
-    ColorSpace: main.photometric === null ? null : (PHOTOMETRIC[main.photometric] ?? null),
+    Compression: COMPRESSION_NAMES[main.compression] ?? null,
+    ColorSpace: main.photometric === null ? null : (PHOTOMETRIC_NAMES[main.photometric] ?? null),
     COG_errors: verdict.errors,
     COG_warnings: verdict.warnings,
     Profile: {
@@ -85,7 +66,7 @@ export async function cogInfo(services: Services, url: string, strict: boolean, 
     },
     Tags: {
       'Image Structure': {
-        ...(COMPRESSION[main.compression] ? { COMPRESSION: COMPRESSION[main.compression]! } : {}),
+        ...(COMPRESSION_NAMES[main.compression] ? { COMPRESSION: COMPRESSION_NAMES[main.compression]! } : {}),
         INTERLEAVE: main.planar === 2 ? 'BAND' : 'PIXEL',
       },
     },

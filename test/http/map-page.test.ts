@@ -24,6 +24,22 @@ const expected = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), '
   files: Record<string, { info: { bounds: number[]; width: number; height: number } }>;
 };
 
+const expectedStats = JSON.parse(readFileSync(fixture('datasets', 'expected.json'), 'utf8')).files as Record<
+  string,
+  { statistics_default: { stats: Record<string, { percentile_2: number; percentile_98: number }> } }
+>;
+
+/** The text of the page's rescale note, tags removed, entities decoded. */
+const noteText = (html: string): string => {
+  const m = /<div id="rescale-note">(.*?)<\/div>/s.exec(html);
+  assert.ok(m, 'no rescale note in the page');
+  return m[1]!
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+};
+
 const VIEWPORT = { width: 800, height: 600 };
 const BACKGROUND = [0xe8, 0xee, 0xf3]; // #map background of the page
 const RENDER = 'rescale=0,3000&colormap_name=terrain';
@@ -119,18 +135,65 @@ describe('map page HTML (no browser)', () => {
   it('/cog/map.html defaults to WebMercatorQuad and takes tileMatrixSetId; a given tilesize is kept', async () => {
     const a = pageConfig(await (await server.get(`/cog/map.html?url=${q(DEMO)}`)).text());
     assert.equal(a.tms.id, 'WebMercatorQuad');
-    assert.equal(a.tilejsonUrl, `${server.url}/cog/WebMercatorQuad/tilejson.json?url=${q(DEMO)}&tilesize=256`);
+    // the demo is uint16: without rescale the page takes the default one from the statistics
+    const demoStats = await server.getJson<Record<string, { percentile_2: number; percentile_98: number }>>(`/cog/statistics?url=${q(DEMO)}`);
+    const { percentile_2: p2, percentile_98: p98 } = demoStats.body['b1']!;
+    assert.equal(a.tilejsonUrl, `${server.url}/cog/WebMercatorQuad/tilejson.json?url=${q(DEMO)}&tilesize=256&rescale=${q(`${p2},${p98}`)}`);
     const r = await server.get(`/cog/map.html?url=${q(LAEA)}&tileMatrixSetId=EuropeanETRS89_LAEAQuad&tilesize=512`);
     const html = await r.text();
     assert.ok(!html.includes('maplibre-gl.js'), 'the grid viewer needs no MapLibre');
     const b = pageConfig(html);
     assert.equal(b.tms.id, 'EuropeanETRS89_LAEAQuad');
     assert.equal(b.tms.crs, 'http://www.opengis.net/def/crs/EPSG/0/3035');
-    assert.equal(b.tilejsonUrl, `${server.url}/cog/EuropeanETRS89_LAEAQuad/tilejson.json?url=${q(LAEA)}&tilesize=512`);
+    // int16: the default rescale from rio-tiler's p2/p98 (expected.json)
+    const laea = expectedStats['int16_scale_laea.tif']!.statistics_default.stats['b1']!;
+    assert.equal(
+      b.tilejsonUrl,
+      `${server.url}/cog/EuropeanETRS89_LAEAQuad/tilejson.json?url=${q(LAEA)}&tilesize=512&rescale=${q(`${laea.percentile_2},${laea.percentile_98}`)}`,
+    );
     // dataset bounds in the TMS CRS: the fixture is EPSG:3035 natively
     assert.deepEqual(b.datasetBounds, expected.files['int16_scale_laea.tif']!.info.bounds);
     const ts = await server.getJson<{ tileMatrixSetLimits: unknown[] }>(`/cog/tiles/EuropeanETRS89_LAEAQuad?url=${q(LAEA)}`);
     assert.deepEqual(b.limits, ts.body.tileMatrixSetLimits);
+  });
+
+  it('default rescale: non-8-bit data without rescale gets p2–p98 of its first band (rio-tiler statistics) and a note; not 8-bit data, not a given rescale', async () => {
+    const page = async (file: string, extra = ''): Promise<{ html: string; tilejson: URL }> => {
+      const r = await server.get(`/cog/WebMercatorQuad/map.html?url=${q(fixture('datasets', file))}${extra}`);
+      assert.equal(r.status, 200);
+      const html = await r.text();
+      return { html, tilejson: new URL(pageConfig(html).tilejsonUrl) };
+    };
+    for (const file of ['uint16_nodata_utm.tif', 'float32_nan_4326.tif']) {
+      // oracle: rio-tiler's statistics of the fixture at generation time (expected.json)
+      const stats = expectedStats[file]!.statistics_default.stats['b1']!;
+      const { html, tilejson } = await page(file);
+      assert.equal(tilejson.searchParams.get('rescale'), `${stats.percentile_2},${stats.percentile_98}`, file);
+      const note = noteText(html);
+      assert.ok(
+        note.startsWith(
+          `Rescaled to ${stats.percentile_2}–${stats.percentile_98} from the dataset's statistics (2nd–98th percentile of b1); add &rescale=min,max to change.`,
+        ),
+        note,
+      );
+      const dtype = file.startsWith('uint16') ? 'uint16' : 'float32';
+      assert.ok(note.includes(`Without it, ${dtype} values are drawn over the whole ${dtype} range, so tiles look almost black.`), note);
+      const link = /<div id="rescale-note">[^]*?<a href="([^"]+)">statistics<\/a>/.exec(html)![1]!.replace(/&amp;/g, '&');
+      const viaLink = await server.getJson<Record<string, { percentile_2: number; percentile_98: number }>>(link.slice(server.url.length));
+      assert.equal(viaLink.body['b1']!.percentile_2, stats.percentile_2);
+      assert.equal(viaLink.body['b1']!.percentile_98, stats.percentile_98);
+    }
+    // a given rescale is kept as it is, without a note
+    const given = await page('uint16_nodata_utm.tif', '&rescale=0,1000');
+    assert.deepEqual(given.tilejson.searchParams.getAll('rescale'), ['0,1000']);
+    assert.ok(!given.html.includes('id="rescale-note"'));
+    // 8-bit data needs none
+    const rgb = await page('rgb_uint8_utm.tif');
+    assert.equal(rgb.tilejson.searchParams.get('rescale'), null);
+    assert.ok(!rgb.html.includes('id="rescale-note"'));
+    // an algorithm whose output is 8-bit (hillshade) needs none either
+    const hs = await page('uint16_nodata_utm.tif', '&algorithm=hillshade');
+    assert.equal(hs.tilejson.searchParams.get('rescale'), null);
   });
 
   it('errors: unknown TMS and bad parameters are 422, a missing file 404 (no page of broken tiles)', async () => {
@@ -304,6 +367,50 @@ describe('map page in headless Chromium', { skip: browserSkipReason }, () => {
       await s.page.close();
     }
   });
+
+  it(
+    'a uint16 DEM without rescale (the demo): tiles rescaled to p2–p98 of /cog/statistics, grey levels not black, the note on the page',
+    { timeout: 180_000 },
+    async () => {
+      const stats = (await server.getJson<Record<string, { percentile_2: number; percentile_98: number }>>(`/cog/statistics?url=${q(DEMO)}`)).body['b1']!;
+      const s = await open(`/cog/WebMercatorQuad/map.html?url=${q(DEMO)}`);
+      try {
+        assert.ok(s.tiles.length >= 2, `only ${s.tiles.length} tile responses`);
+        for (const t of s.tiles) {
+          assert.equal(t.status, 200, t.url);
+          assert.equal(new URL(t.url).searchParams.get('rescale'), `${stats.percentile_2},${stats.percentile_98}`, t.url);
+        }
+        const note = await s.page.evaluate<string>("document.getElementById('rescale-note').innerText");
+        assert.match(note, new RegExp(`^Rescaled to ${stats.percentile_2}–${stats.percentile_98} from the dataset's statistics`));
+        assert.match(note, /uint16 values are drawn over the whole uint16 range, so tiles look almost black/);
+        // the screenshot: the disc of data is drawn in grey levels spread over the range, not black
+        await s.page.evaluate("document.getElementById('info').style.visibility = 'hidden'");
+        const { data, info } = await sharp(await s.page.screenshot({ type: 'png' }))
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        let shown = 0,
+          dark = 0,
+          bright = 0;
+        for (let o = 0; o < data.length; o += info.channels) {
+          const r = data[o]!,
+            g = data[o + 1]!,
+            b = data[o + 2]!;
+          if (Math.abs(r - BACKGROUND[0]!) <= 3 && Math.abs(g - BACKGROUND[1]!) <= 3 && Math.abs(b - BACKGROUND[2]!) <= 3) continue;
+          shown++;
+          if (Math.max(r, g, b) < 32) dark++;
+          if (Math.max(r, g, b) > 128) bright++;
+        }
+        assert.ok(shown > 0.3 * VIEWPORT.width * VIEWPORT.height, `data pixels ${shown}`);
+        // rasterio, the demo's valid pixels stretched over their p2..p98: 40 % below grey 32, 20 %
+        // above 128; drawn over the raw uint16 range, every one is below grey 12
+        assert.ok(dark < 0.55 * shown, `${dark} of ${shown} data pixels nearly black`);
+        assert.ok(bright > 0.12 * shown, `${bright} of ${shown} data pixels bright`);
+        assertNoProblems(s);
+      } finally {
+        await s.page.close();
+      }
+    },
+  );
 
   /** Screen rectangle of TMS-CRS bounds in the grid viewer's current view. */
   async function gridRect(page: Page, b: number[]): Promise<Rect> {

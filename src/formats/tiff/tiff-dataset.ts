@@ -23,6 +23,7 @@ import type { LevelSource, Plane } from './levels.ts';
 import { assembleLevels } from './levels.ts';
 import type { TiffFile } from './tiff-file.ts';
 import { isFormatError, openTiffFile } from './tiff-file.ts';
+import { compressionName } from './tag-names.ts';
 import { applyPam, readPamSidecar } from './pam.ts';
 import type { WindowRect } from './window-copy.ts';
 import { copyBlockIntoWindow } from './window-copy.ts';
@@ -60,25 +61,6 @@ export interface TiffOpenOptions {
 }
 
 export const DEFAULT_MAX_BLOCK_BYTES = 64 * 1024 * 1024;
-
-const COMPRESSION_NAMES: Record<number, string> = {
-  1: 'NONE',
-  2: 'CCITTRLE',
-  3: 'CCITTFAX3',
-  4: 'CCITTFAX4',
-  5: 'LZW',
-  6: 'OJPEG',
-  7: 'JPEG',
-  8: 'DEFLATE',
-  32773: 'PACKBITS',
-  32946: 'DEFLATE',
-  34712: 'JPEG2000',
-  34887: 'LERC',
-  34925: 'LZMA',
-  50000: 'ZSTD',
-  50001: 'WEBP',
-  50002: 'JXL',
-};
 
 export class TiffDataset {
   readonly source: Source;
@@ -156,7 +138,7 @@ export class TiffDataset {
       hasMask: mask !== null,
     }));
     this.hasDatasetMask = this.levels[0].hasMask;
-    this.compression = compressionName(base);
+    this.compression = compressionName(base.compression, base.lercParameters);
     this.isTiled = base.tiled;
     this.isBigTiff = init.bigTiff;
     this.warnings = init.warnings;
@@ -337,12 +319,4 @@ function forEachBlock(layout: IfdLayout, win: WindowRect, fn: (index: number, x0
     if (rowsInBlock(layout, by) <= 0) continue;
     for (let bx = bx0; bx <= bx1; bx++) fn(by * layout.blocksAcross + bx, bx * bw, by * bh);
   }
-}
-
-function compressionName(l: IfdLayout): string {
-  if (l.compression === 34887) {
-    const outer = l.lercParameters?.[1] ?? 0;
-    return outer === 1 ? 'LERC_DEFLATE' : outer === 2 ? 'LERC_ZSTD' : 'LERC';
-  }
-  return COMPRESSION_NAMES[l.compression] ?? `UNKNOWN(${l.compression})`;
 }

@@ -18,6 +18,8 @@ import { P, type ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { IMAGE_RESPONSE, imageResponse, postProcessFor } from './image-output.ts';
 import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
+import { shortNumber } from '../../util/short-number.ts';
+import { defaultRescale } from './map-default-rescale.ts';
 import { schemaRef } from '../openapi-schemas.ts';
 
 /** Query keys TiTiler drops from the WMTS tile URL template. */
@@ -140,6 +142,10 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
           'color_formula',
           'return_mask',
         ];
+        // Data wider than 8 bits without rescale: a default from the statistics, said on the page.
+        const given = (p.rescale?.length ?? 0) > 0 || p.color_formula !== undefined;
+        const auto = given || !(backend.wholeDatasetPreview ?? true) ? null : await defaultRescale(reader, readOptions(p), postProcessFor(p), signal);
+        if (auto) all.push(['rescale', `${shortNumber(auto.min)},${shortNumber(auto.max)}`]);
         const body = mapPage({
           title: backend.layerTitle(p),
           tms: tms.toJSON() as Record<string, unknown>,
@@ -148,6 +154,7 @@ export function registerTileRoutes<D extends ParamDefs>(app: FastifyInstance, re
           staticBase: `${baseUrl}/static`,
           datasetBounds: reader.boundsIn(tms.crs),
           limits: mapLimits(tms, reader.boundsIn(tms.geographicCrs), p.minzoom ?? zooms.minzoom, p.maxzoom ?? zooms.maxzoom),
+          defaultRescale: auto ? { ...auto, statisticsUrl: `${baseUrl}${prefix}/statistics${queryString(request.url, pointDrop)}` } : undefined,
         });
         return { kind: 'body', contentType: 'text/html; charset=utf-8', body };
       },

@@ -11,6 +11,7 @@ import { queryString } from '../query-string.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { ParamDefs } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
+import { rankTileSets } from './tileset-order.ts';
 
 const schemeLink = (baseUrl: string, id: string) => ({
   href: `${baseUrl}/tileMatrixSets/${id}`,
@@ -51,7 +52,12 @@ export function registerTileSetRoutes<D extends ParamDefs>(app: FastifyInstance,
         accessConstraints: 'unclassified',
       }));
       const data = { tilesets };
-      if (wantsHtml(p.f, request.headers.accept)) return { kind: 'body', contentType: 'text/html; charset=utf-8', body: tileSetListPage(data) };
+      if (wantsHtml(p.f, request.headers.accept)) {
+        // the tile sets that make sense for the dataset first (the JSON keeps TiTiler's order)
+        const byId = new Map(TMS_IDS.map((id, i) => [id, tilesets[i]!]));
+        const ordered = rankTileSets(TMS_IDS, reader).map((r) => ({ ...byId.get(r.id)!, note: r.note }));
+        return { kind: 'body', contentType: 'text/html; charset=utf-8', body: tileSetListPage({ tilesets: ordered }) };
+      }
       return { kind: 'json', data };
     },
   });

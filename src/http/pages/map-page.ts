@@ -8,6 +8,7 @@
  */
 import type { Bounds } from '../../geo/bounds.ts';
 import type { TileMatrixLimits } from '../../geo/tms.ts';
+import { shortNumber } from '../../util/short-number.ts';
 import { escapeHtml } from './html.ts';
 
 export interface MapPageInput {
@@ -21,6 +22,18 @@ export interface MapPageInput {
   datasetBounds: Bounds | null;
   /** The dataset's tile limits per zoom (as /tiles/{tms} gives them): the grid viewer requests no tile outside. */
   limits: TileMatrixLimits[];
+  /** The rescale the page chose from the statistics (no `rescale` given, data wider than 8 bits): said on the page. */
+  defaultRescale?: { min: number; max: number; band: string; dtype: string; statisticsUrl: string };
+}
+
+/** The note saying which rescale the page chose, where it comes from and why (a raw 16-bit/float tile looks dark). */
+export function rescaleNote(r: NonNullable<MapPageInput['defaultRescale']>): string {
+  const range = `${shortNumber(r.min)}–${shortNumber(r.max)}`;
+  return (
+    `<div id="rescale-note">Rescaled to ${escapeHtml(range)} from the dataset's <a href="${escapeHtml(r.statisticsUrl)}">statistics</a> ` +
+    `(2nd–98th percentile of ${escapeHtml(r.band)}); add <code>&amp;rescale=min,max</code> to change. ` +
+    `<small>Without it, ${escapeHtml(r.dtype)} values are drawn over the whole ${escapeHtml(r.dtype)} range, so tiles look almost black.</small></div>`
+  );
 }
 
 /** JSON safe inside a <script type="application/json"> element. */
@@ -47,11 +60,12 @@ ${head}
 html,body{margin:0;height:100%;font-family:system-ui,sans-serif}
 #map{position:absolute;inset:0;background:#e8eef3}
 #info{position:absolute;top:8px;left:8px;z-index:2;background:#fffe;padding:6px 10px;border-radius:4px;font-size:13px;max-width:40rem;box-shadow:0 1px 4px #0003}
+#rescale-note{margin:4px 0;color:#333}#rescale-note small{display:block;color:#666}
 #values{white-space:pre;font-family:ui-monospace,monospace}
 canvas#grid{display:block;width:100%;height:100%;cursor:grab}
 </style></head>
 <body>
-<div id="info"><b>${escapeHtml(input.title)}</b> · ${escapeHtml(String(input.tms['id']))}<div id="values">click the map for point values</div></div>
+<div id="info"><b>${escapeHtml(input.title)}</b> · ${escapeHtml(String(input.tms['id']))}${input.defaultRescale ? rescaleNote(input.defaultRescale) : ''}<div id="values">click the map for point values</div></div>
 <div id="map"></div>
 <script type="application/json" id="config">${scriptJson(config)}</script>
 <script>
