@@ -18,6 +18,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCmrStandin, type UmmItem } from '../test/helpers/cmr-standin.ts';
@@ -139,8 +140,13 @@ async function main(): Promise<void> {
       },
     },
   ];
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   console.log(
-    `Time-series benchmark ${new Date().toISOString().slice(0, 10)}: 30 daily steps over 10 granules (1024² uint16 COGs, 3 steps each), median of ${passes} runs on fresh, warmed-up servers`,
+    `Time-series benchmark ${new Date().toISOString().slice(0, 16)}Z: 30 daily steps over 10 granules (1024² uint16 COGs, 3 steps each), median of ${passes} runs on fresh, warmed-up servers; load average ${load()}`,
   );
   console.log('| scenario | wall ms | server CPU ms | data-host requests | duplicate byte ranges | CMR requests |');
   console.log('|---|---|---|---|---|---|');
@@ -191,7 +197,7 @@ async function main(): Promise<void> {
       return `wall ${(x.wallMs / y.wallMs).toFixed(2)}, CPU ${(x.cpuMs / y.cpuMs).toFixed(2)}`;
     };
     console.log(
-      `\nseries / sub-requests — statistics: ${ratio(scenarios[0]!.name, scenarios[1]!.name)}; GIF: ${ratio(scenarios[2]!.name, scenarios[3]!.name)}`,
+      `\nseries / sub-requests — statistics: ${ratio(scenarios[0]!.name, scenarios[1]!.name)}; GIF: ${ratio(scenarios[2]!.name, scenarios[3]!.name)} (load average at the end ${load()})`,
     );
   } finally {
     await cmr.close();

@@ -11,7 +11,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const require = createRequire(import.meta.url);
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
-for (const dir of ['geo/tms-data', 'raster/colormap/data']) {
+for (const dir of ['geo/tms-data', 'raster/colormap/data', 'http/static']) {
   mkdirSync(path.join(root, 'dist', dir), { recursive: true });
   cpSync(path.join(root, 'src', dir), path.join(root, 'dist', dir), { recursive: true, filter: (f) => !f.endsWith('.ts') });
 }

@@ -6,7 +6,7 @@
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { DEMO_FILE } from './config-from-env.ts';
+import { DEMO_FILE, REAL_DEMO_FILE } from './config-from-env.ts';
 
 const inside = (file: string, root: string): boolean => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 const real = (p: string): string => {
@@ -78,6 +78,9 @@ export function bannerLines(config: Config): string[] {
       `  statistics: ${base}/cog/statistics?url=${u}`,
       `  map:        ${base}/cog/WebMercatorQuad/map.html?url=${u}${mapParams}`,
     );
+    // the real place beside the synthetic DEM (demo/olinda-landsat7.tif), in the viewer
+    if (example.demo)
+      lines.push(`Real data (Landsat 7 over Olinda, Brazil): ${base}/cog/viewer?url=${encodeURIComponent(REAL_DEMO_FILE)}&bidx=3&bidx=2&bidx=1`);
   }
   lines.push('');
   return lines;

@@ -8,6 +8,8 @@ import { sourceOptionsFromEnv } from '../sources/options.ts';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../demo');
 export const DEMO_FILE = path.join(DEMO_DIR, 'rastile-demo.tif');
+/** The real demo dataset: Landsat 7 ETM+ over Olinda, Brazil (scripts/make-real-demo.py). */
+export const REAL_DEMO_FILE = path.join(DEMO_DIR, 'olinda-landsat7.tif');
 
 const MiB = 1024 * 1024;
 

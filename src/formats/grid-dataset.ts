@@ -84,6 +84,12 @@ export interface GridDataset {
   /** The palette of band 1 as a colormap, shared by every read: never mutate. */
   readonly colormap: Map<number, Rgba> | undefined;
   /**
+   * True for datasets read like rio-tiler's XarrayReader (arrays): a part is always read on exactly
+   * the requested bounds (XarrayReader has no `align_bounds_with_dataset`), so readers ignore
+   * `alignBoundsWithDataset` for it.
+   */
+  readonly exactBoundsParts?: boolean;
+  /**
    * Reads an integer pixel window of a level; the window must lie inside the level. `bands` are
    * 1-based (duplicates allowed, returned as separate arrays). Arrays may sit on BUFFER_POOL
    * buffers: a caller done with them may give them back. An aborted read rejects with the

@@ -37,6 +37,8 @@ export interface GranuleLayer {
   /** Global expression over the concatenated bands b1..bN. */
   expression?: CompiledExpression;
   assetAsBand: boolean;
+  /** Band descriptions as the asset's reader gives them, without the `<asset>_` prefix (/array). */
+  plainDescriptions?: boolean;
 }
 
 export interface GranuleMosaicOptions {
@@ -183,7 +185,11 @@ export class GranuleMosaicReader implements ImageReader {
     try {
       const item = granuleItem(granule, this.o.assets(granule), this.o.readableAsset);
       const selected = selectAssets(item, this.o.layer.assets, { allowAll: false });
-      const reader = new StacReader(item, selected, this.o.openAsset, { expression: this.o.layer.expression, assetAsBand: this.o.layer.assetAsBand });
+      const reader = new StacReader(item, selected, this.o.openAsset, {
+        expression: this.o.layer.expression,
+        assetAsBand: this.o.layer.assetAsBand,
+        plainDescriptions: this.o.layer.plainDescriptions ?? false,
+      });
       return await read(reader);
     } catch (err) {
       throw withGranuleName(err, granule.granuleUr);

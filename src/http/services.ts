@@ -69,7 +69,8 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     formats: {
       hdf5: (source, signal) => openHdf5(source, signal),
       netcdf3: (source, signal) => openNetcdf3(source, signal),
-      zarr: (location, signal) => openZarr(location, (l, s) => sources.open(l, s), signal, { list: localZarrLister(config.sources.localRoots) }),
+      zarr: (location, signal, hints) =>
+        openZarr(location, (l, s, f) => sources.open(l, s, f), signal, { list: localZarrLister(config.sources.localRoots), ...(hints ? { hints } : {}) }),
     },
   });
   const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions(), 'array');

@@ -36,11 +36,22 @@ export interface SourceOpenerStats {
   openFiles: number;
 }
 
+/** The bytes a caller reads first: a remote open reads these (into the byte cache) instead of the header. */
+export interface FirstRead {
+  offset: number;
+  length: number;
+}
+
 export interface SourceOpener {
-  /** Validates the location (policy) and returns a cached, deduplicated Source. Throws RastileError. */
-  open(location: string, signal?: AbortSignal): Promise<Source>;
+  /**
+   * Validates the location (policy) and returns a cached, deduplicated Source. Throws RastileError.
+   * `first`: the range the caller reads next (a Zarr chunk, an HDF5 head): a new remote source reads
+   * it to learn its version instead of the first `headerBytes`, so the caller's read is a cache hit
+   * and costs no second request.
+   */
+  open(location: string, signal?: AbortSignal, first?: FirstRead): Promise<Source>;
   /** Like open but resolves null instead of throwing SourceNotFound (used to probe `<file>.ovr`/.msk sidecars). */
-  openIfExists(location: string, signal?: AbortSignal): Promise<Source | null>;
+  openIfExists(location: string, signal?: AbortSignal, first?: FirstRead): Promise<Source | null>;
 }
 
 /** What createSourceOpener returns: a SourceOpener plus counters and shutdown. */
@@ -57,8 +68,9 @@ export interface ManagedSourceOpener extends SourceOpener {
  *   OS page cache does that job), handles from a bounded pool.
  * - http(s):// (network policy checked on open and on every redirect hop) and s3://bucket/key
  *   (SigV4): CachingSource → CoalescingSource → RetryingSource → RemoteRangeSource. Opening reads
- *   the first `headerBytes` (64 KiB) into the cache, which both proves the object exists and
- *   answers the TIFF reader's header reads.
+ *   the first `headerBytes` (64 KiB) into the cache — or the caller's own first range (`first`) —
+ *   which proves the object exists, learns its version (ETag/Last-Modified) and answers the
+ *   caller's first reads (the TIFF header, a Zarr chunk): one request, not a probe and then the read.
  *
  * Concurrent opens of one remote location share one attempt; failures are not cached.
  *
@@ -117,7 +129,7 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
     };
   }
 
-  async function create(loc: ParsedLocation, shown: string, signal: AbortSignal): Promise<OpenedSource> {
+  async function create(loc: ParsedLocation, shown: string, signal: AbortSignal, first: FirstRead | undefined): Promise<OpenedSource> {
     const stats = createSourceStats();
     if (loc.kind === 'file') {
       const file = await FileSource.open(loc.path, shown, roots, pool, stats);
@@ -136,11 +148,12 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
       const transport = new S3Transport(loc.bucket, loc.key, { s3: o.s3, userAgent: o.userAgent, regionCache }, stats);
       opened = remote(transport, `s3://${loc.bucket}`, stats);
     }
-    if (o.headerBytes > 0) await opened.source.fetch(0, o.headerBytes, signal);
+    if (first !== undefined && first.length > 0) await opened.source.fetch(first.offset, first.length, signal);
+    else if (o.headerBytes > 0) await opened.source.fetch(0, o.headerBytes, signal);
     return opened;
   }
 
-  async function open(location: string, signal?: AbortSignal): Promise<Source> {
+  async function open(location: string, signal?: AbortSignal, first?: FirstRead): Promise<Source> {
     const loc = parseLocation(location);
     const key = locationKey(loc);
     const hit = sources.get(key);
@@ -152,7 +165,7 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
       }
     }
     const start = async (s: AbortSignal): Promise<Source> => {
-      const opened = await create(loc, location, s);
+      const opened = await create(loc, location, s, first);
       const old = sources.get(key);
       if (old !== undefined && old.source.version !== opened.source.version) old.retire();
       sources.set(key, opened);
@@ -165,9 +178,9 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
 
   return {
     open,
-    async openIfExists(location, signal) {
+    async openIfExists(location, signal, first) {
       try {
-        return await open(location, signal);
+        return await open(location, signal, first);
       } catch (err) {
         if (isRastileError(err, 'SourceNotFound')) return null;
         throw err;

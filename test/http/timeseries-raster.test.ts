@@ -363,6 +363,42 @@ describe('legacy time-series URLs land on the new routes', () => {
   });
 });
 
+describe('cancellation while a step reads its granule', () => {
+  it('a statistics client that goes away while step 1 reads G1: no later step searches CMR or fetches a byte of G2–G4 (stand-in and data-host logs)', async () => {
+    const slowData = await startRangeServer({ root: GRANULE_DATA_DIR, delayMs: 250 });
+    const fx = loadGranuleFixtures(slowData.url);
+    const standin = await startCmrStandin({ granules: fx.items, collections: fx.collections });
+    const s = await startTestServer((c) => {
+      c.cmrUrl = standin.url;
+      c.timeseries.concurrency = 1;
+    });
+    try {
+      const controller = new AbortController();
+      const pending = fetch(`${s.url}/raster/timeseries/statistics?${COLL}&${LAYER}&temporal=${MAY}&step=P1D`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(FEATURE),
+        signal: controller.signal,
+      }).catch((e: unknown) => e);
+      const readsG1 = () => slowData.requests.some((r) => r.path.includes('RASTILE.G1.'));
+      for (let i = 0; i < 250 && !readsG1(); i++) await sleep(20);
+      assert.ok(readsG1(), 'step 1 started reading G1');
+      controller.abort();
+      await pending;
+      await sleep(1500); // ten more P1D steps, each ≥ 250 ms per data request, would have run by now
+      const temporals = standin.granuleRequests().map((r) => r.query.find(([k]) => k === 'temporal')?.[1]);
+      assert.ok(temporals.length > 0);
+      assert.deepEqual([...new Set(temporals)], ['2024-05-01T00:00:00+00:00/2024-05-01T23:59:59+00:00'], 'only step 1 searched CMR');
+      const later = slowData.requests.filter((r) => /RASTILE\.G[2-5]\./.test(r.path)).map((r) => r.path);
+      assert.deepEqual(later, [], 'no byte of a later step’s granule fetched');
+    } finally {
+      await s.close();
+      await standin.close();
+      await slowData.close();
+    }
+  });
+});
+
 describe('failures and the deadline', () => {
   it("a failing step fails the series with that step's status and message", async () => {
     const fx = loadGranuleFixtures(data.url);

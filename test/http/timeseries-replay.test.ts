@@ -3,8 +3,9 @@
  * cassettes; skipped when absent): the no-step mode of test_timeseries (GAMSSA 1 step, HAQES 8
  * steps in a box, 0 in a box without granules), the collection records of test_utils (resolution
  * and request size) and the size-guard 400s of test_xarray_backend (MUR 0.01°: global AOI over 24
- * daily steps; 40°×40° over 938 daily steps) with titiler-cmr's exact texts — the guard runs before
- * any granule search, so the single recorded collection lookup is all CMR sees.
+ * daily steps; 40°×40° over 938 daily steps), on /raster and /array (statistics and GIF), with
+ * titiler-cmr's exact texts — the guard runs before any granule search, so the single recorded
+ * collection lookup is all CMR sees.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -98,6 +99,47 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
     assert.deepEqual(await r.json(), {
       detail:
         'This request is too large for the /timeseries/statistics endpoint for this dataset. Try again with either a smaller AOI or fewer time steps than 938',
+    });
+  });
+
+  // The same recorded MUR collection record (the recordings are titiler-cmr's xarray tests) on the
+  // /array routes, statistics and GIF: the guard runs before the array backend opens anything.
+  const MUR = 'collection_concept_id=C1996881146-POCLOUD&variables=analysed_sst';
+
+  it('/array size guard, MUR 0.01°, global AOI, 24 daily steps: the AOI text (statistics)', async () => {
+    const r = await server.post(
+      `/array/timeseries/statistics?${MUR}&temporal=${q('2024-01-01T00:00:00Z/2024-01-24T23:59:59Z')}&step=P1D`,
+      polygon(-180, -90, 180, 90),
+    );
+    assert.equal(r.status, 400);
+    assert.deepEqual(await r.json(), {
+      detail: 'The AOI for this request is too large for the /statistics endpoint for this dataset. Try again with either a smaller AOI',
+    });
+  });
+
+  it('/array size guard, MUR 0.01°, 40°×40° over 938 daily steps: the total text (statistics)', async () => {
+    const r = await server.post(
+      `/array/timeseries/statistics?${MUR}&temporal=${q('2011-01-01T00:00:01/2013-07-27T00:00:01')}&step=P1D`,
+      polygon(-40, -40, 0, 0),
+    );
+    assert.equal(r.status, 400);
+    assert.deepEqual(await r.json(), {
+      detail:
+        'This request is too large for the /timeseries/statistics endpoint for this dataset. Try again with either a smaller AOI or fewer time steps than 938',
+    });
+  });
+
+  it('/array size guard, MUR 0.01°, GIF: global box → the /bbox AOI text; 40°×40° × 7 steps (1.12e8 > 1e8) → the /timeseries/bbox text', async () => {
+    const week = q('2024-01-01T00:00:00Z/2024-01-07T23:59:59Z');
+    const aoi = await server.get(`/array/timeseries/bbox/-180,-90,180,90/64x32.gif?${MUR}&temporal=${week}&step=P1D&rescale=270,310`);
+    assert.equal(aoi.status, 400);
+    assert.deepEqual(await aoi.json(), {
+      detail: 'The AOI for this request is too large for the /bbox endpoint for this dataset. Try again with either a smaller AOI',
+    });
+    const total = await server.get(`/array/timeseries/bbox/-40,-40,0,0/64x64.gif?${MUR}&temporal=${week}&step=P1D&rescale=270,310`);
+    assert.equal(total.status, 400);
+    assert.deepEqual(await total.json(), {
+      detail: 'This request is too large for the /timeseries/bbox endpoint for this dataset. Try again with either a smaller AOI or fewer time steps than 7',
     });
   });
 

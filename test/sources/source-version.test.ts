@@ -156,6 +156,30 @@ describe('http(s) object versions over a loopback range server', () => {
     });
   }
 
+  it('the version comes from the first real read: a read over 64 KiB is one request, later reads still If-Match', async () => {
+    const { server, file, url } = await serve('etag');
+    const before = server.requests.length;
+    const src = await opener.open(url, undefined, { offset: 0, length: 80_000 });
+    assert.match(src.version ?? '', /^etag:"/);
+    assert.equal(src.size, OLD.length);
+    assert.deepEqual(await src.fetch(0, 80_000), OLD.subarray(0, 80_000), 'from the read the open made');
+    assert.deepEqual(
+      server.requests.slice(before).map((r) => r.range),
+      ['bytes=0-79999'],
+      'one request: no 64 KiB probe before the read',
+    );
+    assert.equal(await opener.open(url, undefined, { offset: 0, length: 10 }), src, 'a kept source: no read on open');
+    assert.equal(server.requests.length, before + 1);
+    await replaceByRename(file, NEW, 60);
+    await assert.rejects(src.fetch(80_000, 100), isChanged);
+    assert.equal(server.requests.at(-1)!.headers['if-match'], src.version!.slice('etag:'.length), 'later reads carry If-Match');
+    const fresh = await opener.open(url, undefined, { offset: 50_000, length: 70_000 });
+    assert.notEqual(fresh.version, src.version);
+    assert.equal(server.requests.at(-1)!.range, 'bytes=50000-119999', 'the re-open reads the caller’s range, not the header');
+    assert.deepEqual(await fresh.fetch(50_000, 50_000), NEW.subarray(50_000));
+    assert.equal(server.requests.at(-1)!.range, 'bytes=50000-119999', 'answered from the read the open made');
+  });
+
   it('no validator: the size is compared within one open, and nothing is reused across opens', async () => {
     const { file, url } = await serve('none');
     const a = await opener.open(url);

@@ -5,12 +5,13 @@
  * the plan), and `readWindow` reads the hyperslabs a window needs from the shared chunk cache
  * and CF-decodes them into the output bands. One level: arrays have no overviews here.
  */
-import { allocate, bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
+import { bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
 import { Errors } from '../../errors.ts';
 import type { GeoTransform } from '../../geo/affine.ts';
 import { boundsFromGeoTransform } from '../../geo/affine.ts';
 import type { Bounds, Window } from '../../geo/bounds.ts';
 import type { Crs } from '../../geo/crs-type.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import type { GridBand, GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
 import type { ArrayFile } from './array-model.ts';
@@ -42,6 +43,8 @@ export class ArrayGrid implements GridDataset {
   readonly location: string;
   readonly version: string;
   readonly driver: string;
+  /** Parts on exactly the requested bounds, as rio-tiler's XarrayReader reads them (GridDataset.exactBoundsParts). */
+  readonly exactBoundsParts = true;
   readonly width: number;
   readonly height: number;
   readonly count: number;
@@ -111,7 +114,9 @@ export class ArrayGrid implements GridDataset {
     const { width, height } = window;
     const n = width * height;
     chargeRequest(n * bands.length * bytesPerSample(this.dtype), `A ${width}×${height} read of ${bands.length} band(s) of '${this.location}'`);
-    const out: TypedArray[] = bands.map(() => allocate(this.dtype, n));
+    // Pooled (the warp gives window bands back to BUFFER_POOL); every pixel is written below, as
+    // the row and column runs cover the window.
+    const out: TypedArray[] = bands.map(() => BUFFER_POOL.array(this.dtype, n));
     const rowRuns = axisRuns(this.plan.y.map, window.row, height);
     const colRuns = axisRuns(this.plan.x.map, window.col, width);
     const jobs: Promise<void>[] = [];
@@ -154,7 +159,7 @@ export class ArrayGrid implements GridDataset {
       else if (a === p.bandAxis) [start[a], count[a]] = [bMin, bMax - bMin + 1];
       else [start[a], count[a]] = [p.fixed[a], 1];
     }
-    const slab = await readHyperslab(this.plan.file, p.v, { start, count }, this.cache, signal);
+    const slab = await readHyperslab(this.plan.file, p.v, { start, count }, this.cache, signal, true);
     const stride = new Array<number>(dims).fill(1);
     for (let a = dims - 2; a >= 0; a--) stride[a] = stride[a + 1] * count[a + 1];
     const yStride = stride[p.yAxis];
@@ -186,5 +191,6 @@ export class ArrayGrid implements GridDataset {
       }
     }
     releaseRequest(slab.byteLength);
+    BUFFER_POOL.release(slab.buffer);
   }
 }

@@ -36,6 +36,11 @@ export interface ArrayVariable {
    */
   readonly chunkShape: readonly number[];
   readonly dtype: ArrayDType;
+  /**
+   * The stored element type as numpy names it, when `dtype` does not say it: 'float16' (read as
+   * float32), 'complex64', 'compound (12 bytes)'… For listings and messages.
+   */
+  readonly storedType?: string;
   /** Attributes as stored (no CF decoding here: `_FillValue`, `scale_factor`… stay raw). */
   readonly attrs: Readonly<Record<string, AttrValue>>;
   /** Value of chunks that are not stored (HDF5 fill value message, Zarr `fill_value`, NetCDF default fill), or null. */
@@ -73,4 +78,9 @@ export interface ArrayFile {
   /** GDAL-style driver name: 'netCDF' (NetCDF-3 and NetCDF-4), 'HDF5' (HDF5 without netCDF markers), 'Zarr'. */
   readonly driver: 'netCDF' | 'HDF5' | 'Zarr';
   readonly root: ArrayGroup;
+  /**
+   * Set when the file's tree could not be listed (a Zarr store without consolidated metadata
+   * over HTTP/S3): the variable paths it was opened for; the tree holds only what they found.
+   */
+  readonly probed?: readonly string[];
 }

@@ -7,7 +7,7 @@
  */
 import type { TypedArray } from '../../dtype.ts';
 import { Errors } from '../../errors.ts';
-import { raceAbort } from '../../sources/abort.ts';
+import { raceAbortShared } from './abort-fanout.ts';
 import type { BlockCache, DecodedBlock } from '../tiff/block-cache.ts';
 import type { ArrayDType, ArrayFile, ArrayVariable } from './array-model.ts';
 
@@ -68,7 +68,7 @@ export class ChunkCache {
       if (data === null) return { width: 0, height: 0, planes: [], byteLength: 0, owned: [] };
       return { width: data.length, height: 1, planes: [data], byteLength: data.byteLength, owned: [] };
     });
-    const got = signal === undefined ? await block : await raceAbort(block, signal, `chunk ${coords.join(',')} of '${v.path}'`);
+    const got = signal === undefined ? await block : await raceAbortShared(block, signal, `chunk ${coords.join(',')} of '${v.path}'`);
     return got.planes.length === 0 ? null : got.planes[0];
   }
 

@@ -3,6 +3,8 @@
  * /dataset/dict: `Dataset.to_dict(data=False)`): data variables, coordinates, dimension sizes,
  * attributes. Plain data, no reads.
  */
+import { Errors } from '../../errors.ts';
+import { unlistableMessage } from '../zarr/zarr-hierarchy.ts';
 import type { ArrayFile, ArrayGroup, ArrayVariable, AttrValue } from './array-model.ts';
 import { findGroup, isCoordinateVariable } from './array-groups.ts';
 import { spatialDims } from './spatial-axes.ts';
@@ -35,7 +37,7 @@ const HIDDEN_ATTRS = new Set([
 const visibleAttrs = (attrs: Readonly<Record<string, AttrValue>>): Record<string, AttrValue> =>
   Object.fromEntries(Object.entries(attrs).filter(([k]) => !HIDDEN_ATTRS.has(k)));
 
-const dictOf = (v: ArrayVariable): VariableDict => ({ dims: [...v.dims], attrs: visibleAttrs(v.attrs), dtype: v.dtype, shape: [...v.shape] });
+const dictOf = (v: ArrayVariable): VariableDict => ({ dims: [...v.dims], attrs: visibleAttrs(v.attrs), dtype: v.storedType ?? v.dtype, shape: [...v.shape] });
 
 /** Names of the grid-mapping and coordinate variables other variables point at (listed as coordinates, as decode_coords="all" does). */
 function referenced(group: ArrayGroup): Set<string> {
@@ -51,6 +53,8 @@ function referenced(group: ArrayGroup): Set<string> {
 
 /** The group's variables split like xarray does: coordinates (dimension coordinates, grid mappings, bounds) and data variables. */
 export function describeGroup(file: ArrayFile, group?: string): DatasetDict {
+  // A store opened for a few named variables (it cannot be listed) must not pass for a listing.
+  if (file.probed !== undefined) throw Errors.badRequest(unlistableMessage(file.location), { context: { url: file.location } });
   const chain = findGroup(file, group);
   const g = chain[chain.length - 1];
   const refs = referenced(g);

@@ -7,6 +7,7 @@
 import type { DType, TypedArray } from '../../dtype.ts';
 import { allocate, bytesPerSample } from '../../dtype.ts';
 import { Errors } from '../../errors.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { chargeRequest } from '../../util/request-budget.ts';
 import type { ArrayDType, ArrayFile, ArrayVariable } from './array-model.ts';
 import type { ChunkCache } from './chunk-cache.ts';
@@ -23,8 +24,18 @@ export interface Hyperslab {
   count: readonly number[];
 }
 
-/** Reads `slab` of `v` (inside its shape) as a row-major array of shape `slab.count`. */
-export async function readHyperslab(file: ArrayFile, v: ArrayVariable, slab: Hyperslab, cache: ChunkCache, signal?: AbortSignal): Promise<TypedArray> {
+/**
+ * Reads `slab` of `v` (inside its shape) as a row-major array of shape `slab.count`. `pooled`: the
+ * array is lent by BUFFER_POOL (the caller gives it back once done, see util/buffer-pool.ts).
+ */
+export async function readHyperslab(
+  file: ArrayFile,
+  v: ArrayVariable,
+  slab: Hyperslab,
+  cache: ChunkCache,
+  signal?: AbortSignal,
+  pooled = false,
+): Promise<TypedArray> {
   const dtype = readDType(v.dtype);
   if (dtype === null)
     throw Errors.badRequest(`Variable '${v.path}' holds ${v.dtype === 'string' ? 'strings' : 'non-numeric values'}: it cannot be read as a grid`);
@@ -39,7 +50,9 @@ export async function readHyperslab(file: ArrayFile, v: ArrayVariable, slab: Hyp
     total *= count[a];
   }
   chargeRequest(total * bytesPerSample(dtype), `a read of variable '${v.path}'`);
-  const out = allocate(dtype, total);
+  // Every element is written below (the chunks, or the fill value, tile the hyperslab): a pooled
+  // buffer's stale contents never show.
+  const out = pooled && total > 0 ? BUFFER_POOL.array(dtype, total) : allocate(dtype, total);
   if (total === 0) return out;
   // Scalars have no chunk grid: one chunk at [].
   const first: number[] = [];

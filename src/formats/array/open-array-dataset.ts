@@ -20,7 +20,8 @@ import { openArrayGrid, selectionKey, type ArraySelection } from './open-array-g
 export interface ArrayFormats {
   hdf5?: (source: Source, signal?: AbortSignal) => Promise<ArrayFile>;
   netcdf3?: (source: Source, signal?: AbortSignal) => Promise<ArrayFile>;
-  zarr?: (location: string, signal?: AbortSignal) => Promise<ArrayFile>;
+  /** `hints`: variable paths to look for when the store cannot be listed (see ArrayFile.probed). */
+  zarr?: (location: string, signal?: AbortSignal, hints?: readonly string[]) => Promise<ArrayFile>;
 }
 
 export interface ArrayOpenContext {
@@ -36,6 +37,12 @@ export type ArrayKind = 'hdf5' | 'netcdf3' | 'zarr';
 const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
 const HDF5_OFFSETS = [0, 512, 1024, 2048, 4096, 8192];
 const ZARR_DOCS = ['zarr.json', '.zmetadata', '.zgroup', '.zarray'];
+/**
+ * What opening a remote file reads (its version is learnt from this read): the HDF5 reader's
+ * first read (hdf5/file-context.ts HEAD_BYTES), which also holds the sniffed signature and a
+ * NetCDF-3 header's start, so the open costs one request, not a probe and then the head.
+ */
+const FIRST_READ = { offset: 0, length: 256 * 1024 } as const;
 
 const looksLikeZarr = (location: string): boolean => /\.zarr\/?$/i.test(location) || /\/(zarr\.json|\.zmetadata|\.zgroup|\.zarray)$/.test(location);
 const zarrRoot = (location: string): string => location.replace(/\/(zarr\.json|\.zmetadata|\.zgroup|\.zarray)$/, '').replace(/\/$/, '');
@@ -79,7 +86,7 @@ export class ArrayOpener {
   async currentVersion(location: string, signal?: AbortSignal): Promise<string> {
     if (looksLikeZarr(location)) return this.zarrVersion(zarrRoot(location), signal);
     try {
-      return (await this.ctx.sources.open(location, signal)).version ?? '';
+      return (await this.ctx.sources.open(location, signal, FIRST_READ)).version ?? '';
     } catch (err) {
       if (isRastileError(err, 'SourceNotFound')) {
         const v = await this.zarrVersion(location.replace(/\/$/, ''), signal).catch(() => null);
@@ -96,15 +103,22 @@ export class ArrayOpener {
     return `zarr:${parts.join('|')}`;
   }
 
-  /** The opened file at `location` (cached per version; a replaced version's chunks are dropped). */
-  async openFile(location: string, signal?: AbortSignal): Promise<OpenedFile> {
+  /**
+   * The opened file at `location` (cached per version; a replaced version's chunks are dropped).
+   * `hints` name the variable paths the caller needs: a store that cannot be listed is opened for
+   * them (ArrayFile.probed), and opened again with more names when a later caller needs others.
+   */
+  async openFile(location: string, signal?: AbortSignal, hints: readonly string[] = []): Promise<OpenedFile> {
     const version = await this.currentVersion(location, signal);
     const hit = this.files.get(location);
-    if (hit !== undefined && hit.version === version) return hit;
-    const key = `${location}\u0000${version}`;
+    const same = hit !== undefined && hit.version === version ? hit : undefined;
+    const probed = same?.file.probed;
+    if (same !== undefined && (probed === undefined || hints.every((h) => probed.includes(h)))) return same;
+    const names = [...new Set([...(probed ?? []), ...hints])].sort();
+    const key = `${location}\u0000${version}\u0000${names.join('\u0000')}`;
     let pending = this.opening.get(key);
     if (pending === undefined) {
-      pending = this.openUncached(location, signal).then((file) => ({ file, version }));
+      pending = this.openUncached(location, names, signal).then((file) => ({ file, version }));
       this.opening.set(key, pending);
       pending
         .then((opened) => {
@@ -118,16 +132,16 @@ export class ArrayOpener {
     return pending;
   }
 
-  private async openUncached(location: string, signal?: AbortSignal): Promise<ArrayFile> {
+  private async openUncached(location: string, hints: readonly string[], signal?: AbortSignal): Promise<ArrayFile> {
     const { formats } = this.ctx;
     const zarr = (root: string): Promise<ArrayFile> => {
       if (formats.zarr === undefined) throw Errors.notImplemented('Zarr stores are not readable on this server yet');
-      return formats.zarr(root, signal);
+      return formats.zarr(root, signal, hints);
     };
     if (looksLikeZarr(location)) return zarr(zarrRoot(location));
     let source: Source;
     try {
-      source = await this.ctx.sources.open(location, signal);
+      source = await this.ctx.sources.open(location, signal, FIRST_READ);
     } catch (err) {
       if (isRastileError(err, 'SourceNotFound') && (await this.zarrVersion(location.replace(/\/$/, ''), signal).catch(() => null)) !== null) {
         return zarr(location.replace(/\/$/, ''));
@@ -149,7 +163,9 @@ export class ArrayOpener {
 
   /** The GridDataset of a selection of the file at `location`. */
   async openGrid(location: string, selection: ArraySelection, signal?: AbortSignal): Promise<ArrayGrid> {
-    const { file, version } = await this.openFile(location, signal);
+    const group = (selection.group ?? '').replace(/^\/+|\/+$/g, '');
+    const hints = selection.variables.map((v) => (group === '' ? v : `${group}/${v}`).replace(/^\/+|\/+$/g, ''));
+    const { file, version } = await this.openFile(location, signal, hints);
     return openArrayGrid(file, selection, this.ctx.chunkCache, signal, version);
   }
 

@@ -9,6 +9,7 @@ import type { Crs } from '../../geo/crs-type.ts';
 import type { ArrayFile, ArrayGroup, ArrayVariable, AttrValue } from './array-model.ts';
 import { findCoordinate, findGroup, findInScope, findVariable } from './array-groups.ts';
 import { ArrayGrid } from './array-grid.ts';
+import type { BandLabelStyle } from './band-labels.ts';
 import { crsFromGridMapping } from './cf-crs.ts';
 import type { ChunkCache } from './chunk-cache.ts';
 import { parseSelection } from './selection.ts';
@@ -23,12 +24,15 @@ export interface ArraySelection {
   sel?: readonly string[];
   /** CF time decoding of `sel` values and labels (default true). */
   decodeTimes?: boolean;
+  /** How bands are described (band-labels.ts): titiler.xarray's 'coordinates' (default) or titiler-cmr's 'variable-index'. */
+  bandLabels?: BandLabelStyle;
 }
 
 /** A stable text identity of a selection (cache keys, the grid's version). */
 export function selectionKey(s: ArraySelection): string {
   const sel = [...(s.sel ?? [])].sort();
-  return JSON.stringify([s.group ?? '', s.variables, sel, s.decodeTimes ?? true]);
+  const key = [s.group ?? '', s.variables, sel, s.decodeTimes ?? true];
+  return JSON.stringify(s.bandLabels === undefined || s.bandLabels === 'coordinates' ? key : [...key, s.bandLabels]);
 }
 
 /** The grid-mapping variable's attributes of `v` (CF `grid_mapping`, else a `spatial_ref` variable), or null. */
@@ -75,7 +79,16 @@ export async function openArrayGrid(
   const chain = findGroup(file, selection.group);
   const sel = parseSelection(selection.sel ?? []);
   const decodeTimes = selection.decodeTimes ?? true;
-  const vars = selection.variables.map((name) => findVariable(chain, name));
+  const vars = selection.variables.map((name) => {
+    try {
+      return findVariable(chain, name);
+    } catch (err) {
+      if (file.probed === undefined) throw err;
+      throw Errors.badRequest(
+        `Variable '${name}' not found in the Zarr store at ${file.location}${selection.group ? ` (group '${selection.group}')` : ''}: no array metadata (.zarray or zarr.json) exists there, and the store has no consolidated metadata, so its variables cannot be listed`,
+      );
+    }
+  });
   for (const dim of sel.keys()) {
     if (!vars.some((v) => v.dims.includes(dim))) {
       const dims = [...new Set(vars.flatMap((v) => v.dims))];
@@ -85,7 +98,7 @@ export async function openArrayGrid(
     }
   }
   const plans: VariablePlan[] = [];
-  for (const v of vars) plans.push(await planVariable(file, chain, v, sel, decodeTimes, cache, signal));
+  for (const [i, v] of vars.entries()) plans.push(await planVariable(file, chain, v, sel, decodeTimes, cache, signal, selection.bandLabels, i));
   const p0 = plans[0];
   const xDim = p0.v.dims[p0.xAxis];
   const yDim = p0.v.dims[p0.yAxis];

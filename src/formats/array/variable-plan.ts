@@ -6,12 +6,14 @@
 import { Errors } from '../../errors.ts';
 import type { ArrayFile, ArrayGroup, ArrayVariable, AttrValue } from './array-model.ts';
 import { findCoordinate, findInScope } from './array-groups.ts';
+import { bandLabels, type BandLabelStyle } from './band-labels.ts';
 import { cfDecoding, type CfDecoding } from './cf-decode.ts';
-import { axisValueToTime, cfTimeAxis, type CfTimeAxis } from './cf-time.ts';
 import type { ChunkCache } from './chunk-cache.ts';
-import { readHyperslab } from './hyperslab.ts';
+import { readCoordinate, timeAxisOf } from './coordinates.ts';
 import { resolveSelection, type DimSelection } from './selection.ts';
 import { spatialDims } from './spatial-axes.ts';
+
+export { readCoordinate, timeAxisOf } from './coordinates.ts';
 
 export interface VariablePlan {
   v: ArrayVariable;
@@ -27,27 +29,12 @@ export interface VariablePlan {
   metadata: Readonly<Record<string, string>>;
 }
 
-/** A 1-D coordinate variable's values (CF scale/offset applied). */
-export async function readCoordinate(file: ArrayFile, v: ArrayVariable, cache: ChunkCache, signal?: AbortSignal): Promise<Float64Array> {
-  const raw = await readHyperslab(file, v, { start: [0], count: [v.shape[0]] }, cache, signal);
-  const d = cfDecoding(v);
-  const out = Float64Array.from(raw);
-  if (d !== null && (d.scale !== 1 || d.offset !== 0)) for (let i = 0; i < out.length; i++) out[i] = out[i] * d.scale + d.offset;
-  return out;
-}
-
 const attrString = (v: AttrValue): string => (Array.isArray(v) ? `[${(v as readonly unknown[]).join(', ')}]` : String(v));
 
 function metadataOf(v: ArrayVariable): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, a] of Object.entries(v.attrs)) if (k !== 'DIMENSION_LIST' && k !== 'REFERENCE_LIST' && k !== '_Netcdf4Dimid') out[k] = attrString(a);
   return out;
-}
-
-/** The CF time axis of a coordinate when times are decoded, else null. */
-export function timeAxisOf(coord: ArrayVariable | null, decodeTimes: boolean): CfTimeAxis | null {
-  if (!decodeTimes || coord === null) return null;
-  return cfTimeAxis(coord.attrs['units'], coord.attrs['calendar']);
 }
 
 /** Rejects 2-D latitude/longitude (curvilinear) grids and variables without recognisable x/y dimensions. */
@@ -74,10 +61,16 @@ export async function planVariable(
   decodeTimes: boolean,
   cache: ChunkCache,
   signal?: AbortSignal,
+  labelStyle: BandLabelStyle = 'coordinates',
+  index = 0,
 ): Promise<VariablePlan> {
   const decoding = cfDecoding(v, file.driver === 'Zarr');
   if (decoding === null)
-    throw Errors.badRequest(`Variable '${v.name}' holds ${v.dtype === 'string' ? 'strings' : 'non-numeric values'}: it cannot be read as a grid`);
+    throw Errors.badRequest(
+      /^complex/.test(v.storedType ?? '')
+        ? `Variable '${v.name}' holds complex numbers (${v.storedType}): a pixel needs one real value, so it cannot be read as a grid (read its real or imaginary part from a copy of the data, or choose another variable)`
+        : `Variable '${v.name}' holds ${v.dtype === 'string' ? 'strings' : `non-numeric values${v.storedType ? ` (${v.storedType})` : ''}`}: it cannot be read as a grid`,
+    );
   const { x, y } = spatialAxesOf(chain, v);
   const xAxis = v.dims.indexOf(x);
   const yAxis = v.dims.indexOf(y);
@@ -114,18 +107,6 @@ export async function planVariable(
     );
   }
   const bandAxis = left.length === 1 ? left[0] : null;
-  let bandLabels = [v.name];
-  if (bandAxis !== null) {
-    const dim = v.dims[bandAxis];
-    const coord = findCoordinate(chain, dim);
-    const values = coord !== null ? await readCoordinate(file, coord, cache, signal) : null;
-    const time = timeAxisOf(coord, decodeTimes);
-    bandLabels = Array.from({ length: v.shape[bandAxis] }, (_, i) => {
-      const value = values === null ? String(i) : time !== null ? axisValueToTime(time, values[i]) : String(values[i]);
-      return `${v.name} ${dim}=${value}`;
-    });
-  }
-  fixed[xAxis] = -1;
-  fixed[yAxis] = -1;
-  return { v, decoding, xAxis, yAxis, bandAxis, fixed, bandLabels, metadata: metadataOf(v) };
+  const labels = await bandLabels({ file, chain, v, fixed, bandAxis, decodeTimes, cache, style: labelStyle, index }, signal);
+  return { v, decoding, xAxis, yAxis, bandAxis, fixed, bandLabels: labels, metadata: metadataOf(v) };
 }

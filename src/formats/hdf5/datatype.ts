@@ -25,6 +25,8 @@ export interface Datatype {
   members: Array<[string, number]>;
   /** Strings: 0 null-terminated, 1 null-padded, 2 space-padded. */
   padding?: number;
+  /** Compound: member datatypes (complex numbers are compounds of two floats, h5py's 'r' and 'i'). */
+  fields?: Datatype[];
 }
 
 const CLASS_NAMES = ['fixed-point', 'floating-point', 'time', 'string', 'bitfield', 'opaque', 'compound', 'reference', 'enum', 'variable-length', 'array'];
@@ -49,7 +51,7 @@ export function parseDatatype(c: Cursor, depth = 0): Datatype {
     case 1: // floating point
       dt.kind = 'float';
       if (b0 & 0x40) throw Errors.unsupported('HDF5 VAX-order floating point is not supported');
-      c.skip(12, 'floating-point properties');
+      if (!ieeeLayout(c, size)) dt.kind = 'other';
       break;
     case 2:
       c.skip(2, 'time properties');
@@ -65,7 +67,7 @@ export function parseDatatype(c: Cursor, depth = 0): Datatype {
       c.skip(b0, 'opaque tag');
       break;
     case 6:
-      skipCompound(c, version, (b1 << 8) | b0, size, depth);
+      dt.fields = compoundFields(c, version, (b1 << 8) | b0, size, depth);
       dt.kind = 'compound';
       break;
     case 7:
@@ -114,7 +116,25 @@ function readName(c: Cursor, padded: boolean): string {
   return name;
 }
 
-function skipCompound(c: Cursor, version: number, n: number, size: number, depth: number): void {
+/**
+ * Reads the floating-point properties: true for the IEEE layouts read here (binary16, binary32,
+ * binary64 with their standard exponent/mantissa positions and bias).
+ */
+function ieeeLayout(c: Cursor, size: number): boolean {
+  const offset = c.u16('float bit offset');
+  const precision = c.u16('float precision');
+  const expAt = c.u8('float exponent location');
+  const expBits = c.u8('float exponent size');
+  const mantAt = c.u8('float mantissa location');
+  const mantBits = c.u8('float mantissa size');
+  const bias = c.u32('float exponent bias');
+  const std = { 2: [5, 10, 15], 4: [8, 23, 127], 8: [11, 52, 1023] }[size];
+  if (std === undefined) return false;
+  return offset === 0 && precision === size * 8 && expBits === std[0] && mantBits === std[1] && bias === std[2] && mantAt === 0 && expAt === std[1];
+}
+
+function compoundFields(c: Cursor, version: number, n: number, size: number, depth: number): Datatype[] {
+  const out: Datatype[] = [];
   for (let i = 0; i < n; i++) {
     readName(c, version < 3);
     if (version === 1) {
@@ -122,8 +142,9 @@ function skipCompound(c: Cursor, version: number, n: number, size: number, depth
       c.skip(28, 'member dimensions');
     } else if (version === 2) c.skip(4, 'member offset');
     else c.skip(limitEncSize(size), 'member offset');
-    parseDatatype(c, depth + 1);
+    out.push(parseDatatype(c, depth + 1));
   }
+  return out;
 }
 
 /** The model's element type for a datatype. */
@@ -136,14 +157,17 @@ export function arrayDTypeOf(dt: Datatype): ArrayDType {
     if (dt.size === 8) return s ? 'int64' : 'uint64';
   }
   if (dt.kind === 'float') {
-    if (dt.size === 4) return 'float32';
+    if (dt.size === 2 || dt.size === 4) return 'float32'; // float16 is read as float32 (numpy's astype('f4'))
     if (dt.size === 8) return 'float64';
   }
   if (dt.kind === 'string' || dt.kind === 'vlen-string') return 'string';
   return 'other';
 }
 
-/** A short description for messages ('enum', 'compound', '16-bit floating-point'). */
+/** A short description for messages ('float16', 'complex64', 'compound (12 bytes)'). */
 export function describeType(dt: Datatype): string {
+  if (dt.kind === 'float' && dt.size === 2) return 'float16';
+  const f = dt.fields;
+  if (dt.kind === 'compound' && f?.length === 2 && f.every((m) => m.kind === 'float' && m.size === dt.size / 2)) return `complex${dt.size * 8}`;
   return `${CLASS_NAMES[dt.cls] ?? 'unknown'} (${dt.size} bytes)`;
 }

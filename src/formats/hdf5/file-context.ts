@@ -1,17 +1,25 @@
 /**
  * One opened HDF5 file: its Source, the sizes the superblock declares, and a page cache of
- * metadata bytes. Metadata is read in pages (8 KiB, aligned; the first read takes 64 KiB), each
- * missing run of pages in one fetch, so a walk over object headers and index nodes costs a few
- * requests, not one per structure. Every address is checked against the file size before a byte
+ * metadata bytes. Metadata is read in pages (8 KiB, aligned; the first read takes 256 KiB), each
+ * missing run of pages in one fetch, read ahead to at least 64 KiB (the structures of one object
+ * usually lie together), so a walk over object headers and index nodes costs a few requests, not
+ * one per structure. Every address is checked against the file size before a byte
  * is fetched or allocated. Chunk data does not go through this cache (see variable.ts).
  */
 import { Errors } from '../../errors.ts';
-import { raceAbort } from '../../sources/abort.ts';
+import { raceAbortShared } from '../array/abort-fanout.ts';
 import type { Source } from '../../sources/source.ts';
 import { Cursor } from './bytes.ts';
 
 export const PAGE = 8 * 1024;
-export const HEAD_BYTES = 64 * 1024;
+/**
+ * The first read of a file. netCDF-4 writers put the superblock, the root group, the variables'
+ * object headers and small coordinate arrays at the start of the file: 256 KiB (a few ms of
+ * transfer, less than one more round trip) answers the whole open of typical granules.
+ */
+export const HEAD_BYTES = 256 * 1024;
+/** A metadata miss reads at least this many pages (64 KiB) from the first missing one. */
+const READ_AHEAD_PAGES = 8;
 /** Metadata kept per opened file (LRU beyond this). */
 const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 /** No single metadata structure (object header, B-tree node, heap block) is bigger than this. */
@@ -81,7 +89,7 @@ export class FileContext {
     }
     flush(last + 1);
     this.evict();
-    const got = await raceAbort(Promise.all(parts), signal, this.location);
+    const got = await raceAbortShared(Promise.all(parts), signal, this.location);
     const out = new Uint8Array(length);
     let at = 0;
     for (let i = 0; i < got.length; i++) {
@@ -112,17 +120,22 @@ export class FileContext {
     return p;
   }
 
+  /** Fetches pages [start, end) (and read-ahead pages after them) in one read; returns [start, end)'s. */
   private fetchRun(start: number, end: number): Promise<Uint8Array>[] {
+    // Read ahead over pages not cached yet (more of the same structure, or the next one).
+    const lastPage = Math.ceil(this.fileSize / PAGE);
+    let fetchEnd = end;
+    while (fetchEnd - start < READ_AHEAD_PAGES && fetchEnd < lastPage && !this.pages.has(fetchEnd)) fetchEnd++;
     const offset = start * PAGE;
-    const length = Math.min((end - start) * PAGE, this.fileSize - offset);
+    const length = Math.min((fetchEnd - start) * PAGE, this.fileSize - offset);
     // Shared by every page of the run, so not tied to one caller's signal (callers race theirs).
     const whole = this.source.fetch(offset, length);
     const out: Promise<Uint8Array>[] = [];
-    for (let p = start; p < end; p++) {
+    for (let p = start; p < fetchEnd; p++) {
       const page = whole.then((b) => b.subarray((p - start) * PAGE, (p - start + 1) * PAGE));
       page.catch(() => this.pages.delete(p));
       this.pages.set(p, page);
-      out.push(page);
+      if (p < end) out.push(page);
     }
     return out;
   }

@@ -4,6 +4,7 @@
  */
 import { allocate, dtypeCtor, type DType, type TypedArray } from '../../dtype.ts';
 import type { ArrayDType } from '../array/array-model.ts';
+import { decodeHalfBytes, halfToFloat } from '../array/float16.ts';
 import type { Datatype } from './datatype.ts';
 
 /** The typed-array element type a numeric ArrayDType is delivered as. */
@@ -20,6 +21,7 @@ export function deliveredDType(d: ArrayDType): DType | null {
  */
 export function decodeNumbers(dt: Datatype, target: DType, raw: Uint8Array, count: number): TypedArray {
   const size = dt.size;
+  if (dt.kind === 'float' && size === 2) return decodeHalfBytes(raw, count, dt.littleEndian);
   if (dt.kind === 'int' && size === 8) {
     const out = new Float64Array(count);
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
@@ -44,6 +46,7 @@ export function decodeNumbers(dt: Datatype, target: DType, raw: Uint8Array, coun
 export function decodeScalar(dt: Datatype, raw: Uint8Array, index = 0): number {
   const view = new DataView(raw.buffer, raw.byteOffset + index * dt.size, dt.size);
   const le = dt.littleEndian;
+  if (dt.kind === 'float' && dt.size === 2) return halfToFloat(view.getUint16(0, le));
   if (dt.kind === 'float') return dt.size === 4 ? view.getFloat32(0, le) : dt.size === 8 ? view.getFloat64(0, le) : NaN;
   switch (dt.size) {
     case 1:

@@ -18,13 +18,16 @@ export { isHdf5Signature };
 export interface Hdf5Options {
   /** Size of the virtual chunks contiguous and compact datasets are read by (default 1 MiB). */
   virtualChunkBytes?: number;
+  /** Bytes of the first read (default HEAD_BYTES, 256 KiB). */
+  headBytes?: number;
 }
 
 export async function openHdf5(source: Source, signal?: AbortSignal, options: Hdf5Options = {}): Promise<ArrayFile> {
-  const head = await raceAbort(source.fetch(0, HEAD_BYTES, signal), signal, source.url);
+  const headBytes = Math.max(4096, options.headBytes ?? HEAD_BYTES);
+  const head = await raceAbort(source.fetch(0, headBytes, signal), signal, source.url);
   if (!isHdf5Signature(head)) throw Errors.invalidFormat(`${source.url} is not an HDF5/NetCDF-4 file (no HDF5 signature)`, { context: { url: source.url } });
   const sb = parseSuperblock(head);
-  let size = source.size ?? (head.length < HEAD_BYTES ? head.length : NaN);
+  let size = source.size ?? (head.length < headBytes ? head.length : NaN);
   // HDF5 writes the end-of-file address counting a user block too (as an absolute offset)
   if (!Number.isFinite(size)) size = sb.eofAddress >= 0 ? sb.eofAddress : Number.MAX_SAFE_INTEGER;
   if (sb.eofAddress >= 0 && sb.eofAddress > size) {

@@ -6,7 +6,7 @@
  */
 import type { TypedArray } from '../../dtype.ts';
 import { Errors, isRastileError } from '../../errors.ts';
-import { raceAbort } from '../../sources/abort.ts';
+import { raceAbortShared } from '../array/abort-fanout.ts';
 import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import type { ArrayDType, ArrayVariable, AttrValue } from '../array/array-model.ts';
 import { makeChunkIndex } from './chunk-index/make-index.ts';
@@ -28,6 +28,7 @@ export class Hdf5Variable implements ArrayVariable {
   readonly shape: number[];
   readonly chunkShape: number[];
   readonly dtype: ArrayDType;
+  readonly storedType?: string;
   readonly fillValue: number | null;
   readonly filters: string[];
   private readonly index: ChunkIndex | null;
@@ -46,6 +47,7 @@ export class Hdf5Variable implements ArrayVariable {
     this.shape = space.dims ?? [];
     this.dims = this.shape.map((_, i) => `phony_dim_${i}`);
     this.dtype = arrayDTypeOf(type);
+    if (this.dtype === 'other' || (type.kind === 'float' && type.size === 2)) this.storedType = describeType(type);
     this.filters = info.filters.map(filterName);
     this.chunkShape = layout.kind === 'chunked' ? layout.chunk.slice() : virtualChunks(this.shape, type.size, ctx.virtualChunkBytes);
     this.chunkBytes = this.chunkShape.reduce((a, b) => a * b, type.size);
@@ -137,7 +139,7 @@ export class Hdf5Variable implements ArrayVariable {
       throw Errors.invalidFormat(`${what}: ${size} bytes at ${address} lie outside the file (${this.ctx.fileSize} bytes; truncated or corrupt)`);
     }
     if (signal?.aborted) throw signal.reason;
-    const bytes = await raceAbort(this.ctx.source.fetch(abs, size, signal), signal, this.ctx.location);
+    const bytes = await raceAbortShared(this.ctx.source.fetch(abs, size, signal), signal, this.ctx.location);
     if (bytes.length < size) throw Errors.invalidFormat(`${what}: the file ends inside the chunk (truncated)`);
     return bytes;
   }

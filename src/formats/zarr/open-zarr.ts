@@ -11,6 +11,8 @@ import type { ArrayFile, ArrayGroup, ArrayVariable, AttrValue } from '../array/a
 import { registerNodeZlibCodecs } from './node-zlib-codecs.ts';
 import { SourceStore, type OpenSource } from './source-store.ts';
 import { discoverZarr, type ListChildren, type ZarrNode, type ZarrTree } from './zarr-hierarchy.ts';
+import { strictJson } from './loose-json.ts';
+import { asUint16Doc, storedTypeOf } from './zarr-dtypes.ts';
 import { zarrVariable } from './zarr-variable.ts';
 
 export type { ListChildren } from './zarr-hierarchy.ts';
@@ -19,6 +21,11 @@ export type { OpenSource } from './source-store.ts';
 export interface OpenZarrOptions {
   /** Lists a directory of an unconsolidated store (local stores); without it such stores answer 400. */
   list?: ListChildren;
+  /**
+   * Variable paths ('sst', 'grp/sst') to look for when the store cannot be listed (no consolidated
+   * metadata, no listing): the file then holds those, the arrays they refer to, and `probed`.
+   */
+  hints?: readonly string[];
 }
 
 interface MutableGroup extends ArrayGroup {
@@ -29,7 +36,7 @@ interface MutableGroup extends ArrayGroup {
 export async function openZarr(location: string, openSource: OpenSource, signal?: AbortSignal, options: OpenZarrOptions = {}): Promise<ArrayFile> {
   registerNodeZlibCodecs();
   const store = new SourceStore(location, openSource);
-  const tree = await discoverZarr(store, options.list, signal);
+  const tree = await discoverZarr(store, options.list, signal, options.hints);
   const phony = new Map<number, string>();
   const root = group('', '/', groupAttrs(tree, ''));
   const groups = new Map<string, MutableGroup>([['', root]]);
@@ -53,7 +60,7 @@ export async function openZarr(location: string, openSource: OpenSource, signal?
     const name = node.path === '' ? storeName(location) : node.path.slice(slash + 1);
     parent.variables.set(name, await openVariable(store, tree, node, name, phony, signal));
   }
-  return { location, version: tree.version, driver: 'Zarr', root };
+  return { location, version: tree.version, driver: 'Zarr', root, ...(tree.probed !== undefined ? { probed: tree.probed } : {}) };
 }
 
 /** Which Zarr version lives at `location` (by its metadata documents), or null when none does. */
@@ -91,6 +98,10 @@ async function openVariable(
 ): Promise<ArrayVariable> {
   const path = `/${node.path === '' ? name : node.path}`;
   const where = { context: { url: store.base, variable: path } };
+  const metaDocKey = metaKey(node.path, tree.format === 3 ? 'zarr.json' : '.zarray');
+  const stored = storedTypeOf(tree.docs.get(metaDocKey) ?? {});
+  if (stored.kind === 'unreadable') return unreadableVariable(tree, node, name, path, stored.name, phony, store.base);
+  if (stored.kind === 'float16') store.known.set(metaDocKey, new TextEncoder().encode(strictJson(asUint16Doc(tree.docs.get(metaDocKey)!))));
   const loc = new zarr.Location(store, node.path === '' ? '/' : `/${node.path}`);
   let arr: zarr.Array<zarr.DataType, SourceStore>;
   try {
@@ -107,17 +118,8 @@ async function openVariable(
   if (bad(shape, 0) || bad(chunks, 1) || chunks.length !== shape.length || chunks.reduce((a, b) => a * b, 1) > 2 ** 32) {
     throw Errors.invalidFormat(`Zarr array "${path}" has an invalid shape ${JSON.stringify(shape)} or chunk shape ${JSON.stringify(chunks)}`, where);
   }
-  const meta = tree.docs.get(metaKey(node.path, tree.format === 3 ? 'zarr.json' : '.zarray')) ?? {};
-  const attrs = tree.format === 3 ? toAttrs(meta['attributes']) : toAttrs(tree.docs.get(metaKey(node.path, '.zattrs')));
-  const named = tree.format === 3 ? arr.dimensionNames : attrs['_ARRAY_DIMENSIONS'];
-  delete attrs['_ARRAY_DIMENSIONS'];
-  const dims = shape.map((len, k) => {
-    const n = Array.isArray(named) && named.length === shape.length ? (named as unknown[])[k] : undefined;
-    if (typeof n === 'string' && n !== '') return n;
-    // netCDF-C's rule for unnamed HDF5 axes: one phony_dim_<i> per distinct length.
-    if (!phony.has(len)) phony.set(len, `phony_dim_${phony.size}`);
-    return phony.get(len)!;
-  });
+  const meta = tree.docs.get(metaDocKey) ?? {};
+  const { attrs, dims } = attrsAndDims(tree, node, shape, phony);
   const unknownCodec = codecLookups(tree.format, meta).find((c) => !zarr.registry.has(c));
   return zarrVariable(arr, {
     name,
@@ -127,7 +129,69 @@ async function openVariable(
     filters: filterNames(tree.format, meta),
     location: store.base,
     ...(unknownCodec !== undefined ? { unknownCodec: unknownCodec.replace(/^numcodecs\./, '') } : {}),
+    ...(stored.kind === 'float16' ? { float16: { fillValue: stored.fillValue } } : {}),
   });
+}
+
+/** A variable's attributes (without `_ARRAY_DIMENSIONS`) and dimension names. */
+function attrsAndDims(
+  tree: ZarrTree,
+  node: ZarrNode,
+  shape: readonly number[],
+  phony: Map<number, string>,
+): { attrs: Record<string, AttrValue>; dims: string[] } {
+  const meta = tree.docs.get(metaKey(node.path, tree.format === 3 ? 'zarr.json' : '.zarray')) ?? {};
+  const attrs = tree.format === 3 ? toAttrs(meta['attributes']) : toAttrs(tree.docs.get(metaKey(node.path, '.zattrs')));
+  const named = tree.format === 3 ? meta['dimension_names'] : attrs['_ARRAY_DIMENSIONS'];
+  delete attrs['_ARRAY_DIMENSIONS'];
+  const dims = shape.map((len, k) => {
+    const n = Array.isArray(named) && named.length === shape.length ? (named as unknown[])[k] : undefined;
+    if (typeof n === 'string' && n !== '') return n;
+    // netCDF-C's rule for unnamed HDF5 axes: one phony_dim_<i> per distinct length.
+    if (!phony.has(len)) phony.set(len, `phony_dim_${phony.size}`);
+    return phony.get(len)!;
+  });
+  return { attrs, dims };
+}
+
+/** A variable whose values cannot be read as numbers (complex): listed, and a clear 400 when read. */
+function unreadableVariable(
+  tree: ZarrTree,
+  node: ZarrNode,
+  name: string,
+  path: string,
+  storedType: string,
+  phony: Map<number, string>,
+  location: string,
+): ArrayVariable {
+  const meta = tree.docs.get(metaKey(node.path, tree.format === 3 ? 'zarr.json' : '.zarray')) ?? {};
+  const ints = (xs: unknown): number[] | null =>
+    Array.isArray(xs) && xs.every((x) => Number.isSafeInteger(x) && (x as number) >= 0) ? (xs as number[]) : null;
+  const shape = ints(meta['shape']);
+  const grid = meta['chunk_grid'] as { configuration?: { chunk_shape?: unknown } } | undefined;
+  const chunks = ints(tree.format === 3 ? grid?.configuration?.chunk_shape : meta['chunks']);
+  if (shape === null || chunks === null || chunks.length !== shape.length) {
+    throw Errors.invalidFormat(`Zarr array "${path}" has an invalid shape or chunk shape`, { context: { url: location, variable: path } });
+  }
+  const { attrs, dims } = attrsAndDims(tree, node, shape, phony);
+  return {
+    name,
+    path,
+    dims,
+    shape,
+    chunkShape: chunks.map((c) => Math.max(1, c)),
+    dtype: 'other',
+    storedType,
+    attrs,
+    fillValue: null,
+    filters: filterNames(tree.format, meta),
+    readChunk: () =>
+      Promise.reject(
+        Errors.badRequest(`Zarr variable "${path}" has data type ${storedType}, which cannot be read as numbers`, {
+          context: { url: location, variable: path },
+        }),
+      ),
+  };
 }
 
 /**

@@ -11,10 +11,12 @@
  */
 import type { AbsolutePath, AsyncReadable, GetOptions, RangeQuery } from '@zarrita/storage';
 import { Errors, isRastileError } from '../../errors.ts';
+import type { FirstRead } from '../../sources/open-source.ts';
 import type { Source } from '../../sources/source.ts';
 import { resolveStoreKey } from './store-keys.ts';
 
-export type OpenSource = (location: string, signal?: AbortSignal) => Promise<Source>;
+/** The source opener (SourceOpener.open): `first` is the range read first, which a new remote source reads on opening. */
+export type OpenSource = (location: string, signal?: AbortSignal, first?: FirstRead) => Promise<Source>;
 
 /** GetOptions that also record whether a read met a missing key (a chunk that is not stored). */
 export interface TrackedGetOptions extends GetOptions {
@@ -24,6 +26,12 @@ export interface TrackedGetOptions extends GetOptions {
 const META_KEY = /(^|\/)(\.zarray|\.zattrs|\.zgroup|\.zmetadata|zarr\.json)$/;
 /** What the source opener reads of a remote object when opening it (DEFAULT_SOURCE_OPTIONS.headerBytes). */
 const OPENED_BYTES = 64 * 1024;
+/**
+ * What opening a chunk object reads: the whole chunk in that one request (its version is learnt
+ * from it) unless it is larger than this, titiler-cmr's 8 MiB read block. Smaller objects cost
+ * nothing more (a range past the end is answered with what exists).
+ */
+const CHUNK_OPEN_BYTES = 8 * 1024 * 1024;
 const REMOTE = /^(https?|s3):/i;
 /** First read of an object of unknown size; the rest follows once the size is known. */
 const FIRST_READ = 1 << 20;
@@ -37,10 +45,10 @@ export class SourceStore implements AsyncReadable {
     private readonly openSource: OpenSource,
   ) {}
 
-  /** The Source of `key`, or null when it does not exist. */
-  async source(key: string, signal?: AbortSignal): Promise<Source | null> {
+  /** The Source of `key`, or null when it does not exist (`first`: the range read next, see OpenSource). */
+  async source(key: string, signal?: AbortSignal, first?: FirstRead): Promise<Source | null> {
     try {
-      return await this.openSource(resolveStoreKey(this.base, key), signal);
+      return await this.openSource(resolveStoreKey(this.base, key), signal, first);
     } catch (err) {
       if (isRastileError(err, 'SourceNotFound')) return null;
       throw err;
@@ -51,13 +59,14 @@ export class SourceStore implements AsyncReadable {
     const known = this.known.get(key);
     if (known !== undefined) return known;
     if (this.metadataComplete && META_KEY.test(key)) return undefined;
-    const src = await this.source(key, opts?.signal);
+    const chunk = !META_KEY.test(key);
+    const src = await this.source(key, opts?.signal, chunk ? { offset: 0, length: CHUNK_OPEN_BYTES } : undefined);
     if (src === null) return this.absent(opts);
-    return readWhole(src, opts?.signal);
+    return readWhole(src, opts?.signal, chunk ? CHUNK_OPEN_BYTES : OPENED_BYTES);
   }
 
   async getRange(key: AbsolutePath, range: RangeQuery, opts?: TrackedGetOptions): Promise<Uint8Array | undefined> {
-    const src = await this.source(key, opts?.signal);
+    const src = await this.source(key, opts?.signal, 'offset' in range ? range : undefined);
     if (src === null) return this.absent(opts);
     if ('suffixLength' in range) {
       const size = src.size ?? (await src.fetch(0, 1, opts?.signal), src.size);
@@ -80,15 +89,18 @@ export class SourceStore implements AsyncReadable {
   }
 }
 
-/** Every byte of a source: one read when its size is known, else reads until a short one. */
-export async function readWhole(src: Source, signal?: AbortSignal): Promise<Uint8Array> {
+/**
+ * Every byte of a source: one read when its size is known, else reads until a short one.
+ * `opened`: how many first bytes the opener read into the byte cache (asked for again, not refetched).
+ */
+export async function readWhole(src: Source, signal?: AbortSignal, opened = OPENED_BYTES): Promise<Uint8Array> {
   const size = src.size;
-  if (size !== undefined && (size <= OPENED_BYTES || !REMOTE.test(src.url))) return size === 0 ? new Uint8Array(0) : src.fetch(0, size, signal);
+  if (size !== undefined && (size <= opened || !REMOTE.test(src.url))) return size === 0 ? new Uint8Array(0) : src.fetch(0, size, signal);
   const parts: Uint8Array[] = [];
   let offset = 0;
   if (size !== undefined) {
     // The opener read the first bytes of a remote object into the byte cache: ask only for the rest.
-    parts.push(await src.fetch(0, OPENED_BYTES, signal));
+    parts.push(await src.fetch(0, opened, signal));
     offset = parts[0]!.length;
   }
   for (;;) {

@@ -4,13 +4,16 @@
  * - v3: the root zarr.json; its `consolidated_metadata` when present;
  * - v2: `.zmetadata` (consolidated) when present, else `.zgroup`/`.zattrs`/`.zarray`;
  * - without consolidated metadata the children of a group are found with `list` (a directory
- *   listing, e.g. for local stores); a store that cannot be listed answers a clear 400.
+ *   listing, e.g. for local stores); a store that cannot be listed (HTTP, S3) is probed for the
+ *   variables a request names (`hints`, zarr-probe.ts); with no names it answers a clear 400
+ *   saying what to pass.
  * The store's version is the version of the document that describes it (zarr.json or .zmetadata,
  * else .zgroup/.zarray): a changed document is a new version.
  */
 import { createHash } from 'node:crypto';
 import { Errors } from '../../errors.ts';
 import { parseLooseJson, strictJson } from './loose-json.ts';
+import { probeZarrNodes } from './zarr-probe.ts';
 import { readWhole, type SourceStore } from './source-store.ts';
 
 export interface ZarrNode {
@@ -24,6 +27,8 @@ export interface ZarrTree {
   readonly nodes: readonly ZarrNode[];
   readonly version: string;
   readonly consolidated: boolean;
+  /** Set when the store could not be listed: the names it was probed for (the tree holds only what they found). */
+  readonly probed?: readonly string[];
   /** Every metadata document by store key ('/sst/.zarray', '/sst/zarr.json'), NaN/Infinity as numbers. */
   readonly docs: ReadonlyMap<string, Record<string, unknown>>;
 }
@@ -42,7 +47,17 @@ interface Doc {
   version: string;
 }
 
-export async function discoverZarr(store: SourceStore, list: ListChildren | undefined, signal?: AbortSignal): Promise<ZarrTree> {
+/** The message of a store that has no consolidated metadata and cannot be listed, when no variable is named. */
+export function unlistableMessage(base: string, format?: 2 | 3): string {
+  const where = format === 2 ? '.zmetadata' : format === 3 ? 'consolidated_metadata in zarr.json' : '.zmetadata or consolidated_metadata in zarr.json';
+  return (
+    `The Zarr store at ${base} has no consolidated metadata (${where}) and cannot be listed over the network: ` +
+    'name the variables to read (variable=… on /zarr, variables=… on /array; their coordinates are found from their dimensions), ' +
+    'or consolidate the store (zarr.consolidate_metadata)'
+  );
+}
+
+export async function discoverZarr(store: SourceStore, list: ListChildren | undefined, signal?: AbortSignal, hints: readonly string[] = []): Promise<ZarrTree> {
   const fail = (msg: string): never => {
     throw Errors.invalidFormat(`Invalid Zarr store: ${msg}`, { context: { url: store.base } });
   };
@@ -93,8 +108,8 @@ export async function discoverZarr(store: SourceStore, list: ListChildren | unde
       }
       return done({ format: 3, nodes, version: v3.version, consolidated: true });
     }
-    const nodes = await walk(store, list, 3, read, fail, signal);
-    return done({ format: 3, nodes, version: v3.version, consolidated: false });
+    const found = await walk(store, list, 3, read, fail, hints, signal);
+    return done({ format: 3, ...found, version: v3.version, consolidated: false });
   }
 
   const zmeta = await read('/.zmetadata');
@@ -123,30 +138,36 @@ export async function discoverZarr(store: SourceStore, list: ListChildren | unde
   }
   await read('/.zattrs');
   if (zarray !== null) return done({ format: 2, nodes: [{ path: '', kind: 'array' }], version: zarray.version, consolidated: false });
-  const nodes = await walk(store, list, 2, read, fail, signal);
-  return done({ format: 2, nodes, version: rootDoc.version, consolidated: false });
+  const found = await walk(store, list, 2, read, fail, hints, signal);
+  return done({ format: 2, ...found, version: rootDoc.version, consolidated: false });
 }
 
-/** The nodes under the root group of an unconsolidated store, found by listing directories. */
+/**
+ * The nodes under the root group of an unconsolidated store, found by listing directories; a
+ * store that cannot be listed is probed for `hints` instead (then `probed` is set).
+ */
 async function walk(
   store: SourceStore,
   list: ListChildren | undefined,
   format: 2 | 3,
   read: (key: string) => Promise<Doc | null>,
   fail: (msg: string) => never,
+  hints: readonly string[],
   signal: AbortSignal | undefined,
-): Promise<ZarrNode[]> {
+): Promise<{ nodes: ZarrNode[]; probed?: readonly string[] }> {
   const nodes: ZarrNode[] = [{ path: '', kind: 'group' }];
+  const rootNames = list === undefined ? null : await list(store.base, signal);
+  if (rootNames === null) {
+    if (hints.length === 0) throw Errors.badRequest(unlistableMessage(store.base, format), { context: { url: store.base } });
+    return { nodes: await probeZarrNodes(format, hints, read), probed: [...hints] };
+  }
   const noList = (): never => {
-    throw Errors.badRequest(
-      `The Zarr store at ${store.base} has no consolidated metadata (${format === 2 ? '.zmetadata' : 'consolidated_metadata in zarr.json'}) and cannot be listed: consolidate it (zarr.consolidate_metadata) to read it from here`,
-      { context: { url: store.base } },
-    );
+    throw Errors.badRequest(unlistableMessage(store.base, format), { context: { url: store.base } });
   };
   const groups = [''];
   while (groups.length > 0) {
     const group = groups.shift()!;
-    const names = list === undefined ? noList() : ((await list(group === '' ? store.base : `${store.base.replace(/\/+$/, '')}/${group}`, signal)) ?? noList());
+    const names = group === '' ? rootNames : ((await list!(`${store.base.replace(/\/+$/, '')}/${group}`, signal)) ?? noList());
     for (const name of [...names].sort()) {
       if (name.startsWith('.') || name === 'zarr.json') continue;
       const path = group === '' ? name : `${group}/${name}`;
@@ -166,5 +187,5 @@ async function walk(
       if (kind === 'group') groups.push(path);
     }
   }
-  return nodes;
+  return { nodes };
 }

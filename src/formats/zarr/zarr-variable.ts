@@ -7,6 +7,7 @@ import * as zarr from 'zarrita';
 import type { TypedArray } from '../../dtype.ts';
 import { Errors, isRastileError } from '../../errors.ts';
 import type { ArrayDType, ArrayVariable, AttrValue } from '../array/array-model.ts';
+import { halfsToFloat32 } from '../array/float16.ts';
 import type { SourceStore, TrackedGetOptions } from './source-store.ts';
 
 export interface ZarrVariableInfo {
@@ -19,11 +20,13 @@ export interface ZarrVariableInfo {
   readonly location: string;
   /** A codec of the array that zarrita has no decoder for: reads fail with UnsupportedFeature naming it. */
   readonly unknownCodec?: string;
+  /** A float16 array opened as uint16 (zarr-dtypes.ts): its bits become float32 values; its fill value as a number. */
+  readonly float16?: { readonly fillValue: number | null };
 }
 
 const NUMERIC = new Set(['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']);
 
-/** Our dtype of a zarrita data type ('bool' reads as uint8; float16 and the rest cannot be read). */
+/** Our dtype of a zarrita data type ('bool' reads as uint8; float16 is opened as uint16, see zarr-dtypes.ts). */
 export function zarrDType(dataType: string): ArrayDType {
   if (NUMERIC.has(dataType)) return dataType as ArrayDType;
   if (dataType === 'bool') return 'uint8';
@@ -32,12 +35,21 @@ export function zarrDType(dataType: string): ArrayDType {
 }
 
 export function zarrVariable(arr: zarr.Array<zarr.DataType, SourceStore>, info: ZarrVariableInfo): ArrayVariable {
-  const dtype = zarrDType(arr.dtype);
+  const dtype = info.float16 !== undefined ? 'float32' : zarrDType(arr.dtype);
   const shape = arr.shape;
   const chunkShape = arr.chunks;
   const where = { context: { url: info.location, variable: info.path } };
   const fv: unknown = arr.fillValue;
-  const fillValue = typeof fv === 'number' ? fv : typeof fv === 'bigint' ? Number(fv) : typeof fv === 'boolean' ? Number(fv) : null;
+  const fillValue =
+    info.float16 !== undefined
+      ? info.float16.fillValue
+      : typeof fv === 'number'
+        ? fv
+        : typeof fv === 'bigint'
+          ? Number(fv)
+          : typeof fv === 'boolean'
+            ? Number(fv)
+            : null;
   const chunkElements = chunkShape.reduce((a, b) => a * b, 1);
 
   async function readChunk(coords: readonly number[], signal?: AbortSignal): Promise<TypedArray | null> {
@@ -66,10 +78,24 @@ export function zarrVariable(arr: zarr.Array<zarr.DataType, SourceStore>, info: 
         where,
       );
     }
-    return rowMajor(toNumbers(chunk.data), chunk.shape, chunk.stride);
+    const values = rowMajor(toNumbers(chunk.data), chunk.shape, chunk.stride);
+    return info.float16 !== undefined ? halfsToFloat32(values as Uint16Array) : values;
   }
 
-  return { name: info.name, path: info.path, dims: info.dims, shape, chunkShape, dtype, attrs: info.attrs, fillValue, filters: info.filters, readChunk };
+  const storedType = info.float16 !== undefined ? { storedType: 'float16' } : {};
+  return {
+    name: info.name,
+    path: info.path,
+    dims: info.dims,
+    shape,
+    chunkShape,
+    dtype,
+    ...storedType,
+    attrs: info.attrs,
+    fillValue,
+    filters: info.filters,
+    readChunk,
+  };
 }
 
 /** zarrita's data as one of our typed arrays (64-bit integers as float64, booleans as uint8). */

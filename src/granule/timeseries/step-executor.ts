@@ -31,13 +31,22 @@ export async function runSteps<T>(
   const worker = async (): Promise<void> => {
     while (next < steps.length && !signal.aborted) {
       const index = next++;
+      // Each step gets its own signal, linked to the series' by one listener removed when the
+      // step ends: a step's reads wait on their step's signal, so the series' signal holds at most
+      // one listener per running step (all steps' reads on one shared signal exceeded Node's
+      // 10-listener warning with four concurrent /array steps).
+      const own = new AbortController();
+      const forward = () => own.abort(signal.reason);
+      signal.addEventListener('abort', forward, { once: true });
       try {
-        results[index] = await work(steps[index]!, index, signal);
+        results[index] = await work(steps[index]!, index, own.signal);
       } catch (err) {
         if (isRastileError(err, 'NoData') && !signal.aborted) continue;
         if (failure === undefined && !stop.signal.aborted) failure = { error: options.signal.aborted ? abortError(options.signal, 'time series') : err };
         stop.abort();
         return;
+      } finally {
+        signal.removeEventListener('abort', forward);
       }
     }
   };

@@ -47,6 +47,10 @@ export function demoFileIfServed(config: Config): string | undefined {
   return config.sources.localRoots.some((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) ? file : undefined;
 }
 
+/** The real demo dataset (scripts/make-real-demo.py), beside the synthetic one. */
+const realDemoFile = (demoFile: string): string => path.join(path.dirname(demoFile), 'olinda-landsat7.tif');
+const REAL_DEMO_LABEL = 'Demo viewer: Landsat 7 over Olinda, Brazil (true colour)';
+
 export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry, lifecycle: Lifecycle, demoFile?: string): void {
   const tags = ['OGC Common'];
   registerRoute(app, registry, {
@@ -80,9 +84,14 @@ export function registerAppRoutes(app: FastifyInstance, registry: RouteRegistry,
       if (wantsHtml(params.f, request.headers.accept)) {
         // For people: where to start (the demo's map, the docs, the tile sets), then the links of the JSON.
         const start = [
+          // the real place first (Landsat 7 true colour), then the synthetic DEM's map, then the viewer for any dataset
           ...(demoFile !== undefined
-            ? [{ href: `${baseUrl}/cog/WebMercatorQuad/map.html?url=${encodeURIComponent(demoFile)}&rescale=0,3000&colormap_name=terrain`, label: 'Demo map' }]
+            ? [
+                { href: `${baseUrl}/cog/viewer?url=${encodeURIComponent(realDemoFile(demoFile))}&bidx=3&bidx=2&bidx=1`, label: REAL_DEMO_LABEL },
+                { href: `${baseUrl}/cog/WebMercatorQuad/map.html?url=${encodeURIComponent(demoFile)}&rescale=0,3000&colormap_name=terrain`, label: 'Demo map' },
+              ]
             : []),
+          { href: `${baseUrl}/cog/viewer`, label: 'Viewer (any COG: band, rescale, colormap and algorithm pickers)' },
           { href: `${baseUrl}/api.html`, label: 'API documentation' },
           { href: `${baseUrl}/tileMatrixSets?f=html`, label: 'Tile sets (TileMatrixSets)' },
         ];

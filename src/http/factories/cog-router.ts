@@ -15,6 +15,7 @@ import { registerMapRoute } from './map-route.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
+import { registerViewerRoute } from './viewer-route.ts';
 
 /** The layer-bound reader, keeping the dataset's reader for the TileJSON extras. */
 type CogLayerReader = ImageReader & { readonly cog: DatasetReader };
@@ -49,4 +50,5 @@ export function registerCogRouter(app: FastifyInstance, registry: RouteRegistry,
   registerCogValidateRoute(app, registry, services, prefix, backend.tag);
   registerMapRoute(app, registry, backend, maxSide);
   registerCogStacRoute(app, registry, services, prefix, backend.tag);
+  registerViewerRoute(app, registry, prefix, backend.tag);
 }

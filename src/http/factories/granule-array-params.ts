@@ -74,11 +74,18 @@ export function interpolateSel(sel: readonly string[] | undefined, temporal: str
 /** The array selection and mosaic layer of parsed /array parameters. */
 export function granuleArrayLayer(p: GranuleArrayParamValues): { selection: ArraySelection; layer: GranuleLayer } {
   const temporal = p.temporal ?? p.datetime;
-  const selection: ArraySelection = { variables: p.variables, group: p.group, sel: interpolateSel(p.sel, temporal), decodeTimes: p.decode_times };
+  // titiler-cmr concatenates the variables along a new `band` dimension without a coordinate: bands are described "0", "1", …
+  const selection: ArraySelection = {
+    variables: p.variables,
+    group: p.group,
+    sel: interpolateSel(p.sel, temporal),
+    decodeTimes: p.decode_times,
+    bandLabels: 'variable-index',
+  };
   let expression: CompiledExpression | undefined;
   if (p.expression !== undefined && p.expression.trim() !== '') {
     // Names not in `variables` are left alone, and then fail as unknown names (titiler-cmr).
     expression = compileExpression(parseExpression(translateLegacyExpression(p.expression, p.variables).expression));
   }
-  return { selection, layer: { assets: [{ name: '0', key: '0' }], expression, assetAsBand: false } };
+  return { selection, layer: { assets: [{ name: '0', key: '0' }], expression, assetAsBand: false, plainDescriptions: true } };
 }

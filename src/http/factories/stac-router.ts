@@ -22,6 +22,7 @@ import { stacUrlParam } from './stac-params.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
+import { registerViewerRoute } from './viewer-route.ts';
 
 const TAG = 'SpatioTemporal Asset Catalog';
 
@@ -61,4 +62,5 @@ export function registerStacRouter(app: FastifyInstance, registry: RouteRegistry
   registerPartRoutes(app, registry, backend(false), maxSide);
   registerMapRoute(app, registry, backend(false), maxSide);
   registerStacRendersRoutes(app, registry, loader, prefix, TAG);
+  registerViewerRoute(app, registry, prefix, TAG);
 }

@@ -43,7 +43,7 @@ import type { Services } from '../services.ts';
 import { P, type ParamDefs, type ParsedParams } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { readBbox } from './bbox-read.ts';
-import { featureStatistics } from './feature-statistics.ts';
+import { CoverageMemo, featureStatistics } from './feature-statistics.ts';
 import { colormapOf, postProcessFor } from './image-output.ts';
 import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
 import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_KEYS, type TimeseriesRequest } from './timeseries-plan.ts';
@@ -175,9 +175,10 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       const steps = await requestSteps(p, services, undefined, signal);
       await sizeGuard(services, p, 'statistics', geometryBounds(feature.geometry), coordCrs, steps.length, signal);
       const area = datasetGeographicBounds(coordCrs, geometryBounds(feature.geometry), WGS84);
+      const coverage = new CoverageMemo();
       const results = await run(
         steps,
-        stepRead(p, area, async (reader, s) => (await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, s)).statistics),
+        stepRead(p, area, async (reader, s) => (await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, s, coverage)).statistics),
         signal,
       );
       const statistics: Record<string, unknown> = {};

@@ -1,4 +1,9 @@
 /** Minimal HTML helpers for the server's own pages (no template engine needed for these few). */
+import { readFileSync } from 'node:fs';
+
+/** The pages' shared stylesheet (also served as /static/rastile.css, which the viewer links). */
+const BASE_CSS = readFileSync(new URL('../static/rastile.css', import.meta.url), 'utf8').replace(/\s*\n\s*/g, '');
+
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
@@ -7,7 +12,7 @@ export function page(title: string, body: string, head = ''): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="/favicon.ico">
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}code,pre{background:#f4f4f4}</style>
+<style>${BASE_CSS}</style>
 ${head}</head><body>${body}</body></html>`;
 }
 

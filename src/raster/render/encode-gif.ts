@@ -5,8 +5,11 @@
  * of a time series can differ a lot (seasons, clouds, snow), so a palette shared across frames
  * would spend its 256 colours badly; per frame, each keeps its own best 256, and the frame is
  * held as one byte per pixel from then on instead of four (a shared palette needs every frame's
- * RGBA at once). A frame with at most 255 distinct opaque colours (colormapped or grey data,
- * the usual case) gets those colours exactly; others are quantised by gifenc (RGB565 buckets).
+ * RGBA at once, or a second render). A shared palette would not be cheaper either: with a
+ * colormap (the usual frame) the palette is the colormap entries the frame uses, found from a
+ * 256-entry table (gif-colormap-frame.ts), and the cost is LZW, the same per frame whatever the
+ * palette. A frame with at most 255 distinct opaque colours (grey data, or colormapped) gets
+ * those colours exactly; others are quantised by gifenc (RGB565 buckets).
  * Transparent pixels (alpha 0) use a reserved palette entry, and each frame is disposed to the
  * background (GIF disposal 2), so a pixel without data never shows the previous frame.
  */
@@ -14,20 +17,14 @@ import gifenc, { type Palette } from 'gifenc';
 import type { ImageData } from '../image-data.ts';
 import type { Canvas } from './canvas.ts';
 import { coerceDtype } from './dtype-coerce.ts';
+import { colormapGifFrame } from './gif-colormap-frame.ts';
+import type { IndexedFrame } from './indexed-frame.ts';
 import { postProcess, type RenderOptions } from './render-image.ts';
 
 // Node resolves gifenc to its CommonJS build, whose named exports it cannot detect.
 const { applyPalette, GIFEncoder, quantize } = gifenc;
 
-export interface IndexedFrame {
-  width: number;
-  height: number;
-  /** One palette index per pixel. */
-  index: Uint8Array;
-  palette: Palette;
-  /** Index of the transparent entry, or -1 when the frame has no transparent pixel. */
-  transparentIndex: number;
-}
+export type { IndexedFrame };
 
 /** RGBA (interleaved, 4 bytes per pixel) of an 8-bit canvas: 1–2 bands grey, 3+ bands RGB; alpha from the canvas or opaque. */
 export function canvasToRgba(canvas: Canvas, withAlpha: boolean): Uint8Array {
@@ -89,38 +86,55 @@ export function indexFrame(rgba: Uint8Array, width: number, height: number): Ind
   return { width, height, index: mapped, palette: anyTransparent ? [...quantised, [0, 0, 0]] : quantised, transparentIndex: anyTransparent ? t : -1 };
 }
 
+/** Entries of the colour table gifenc writes for a palette (a power of two, at least 2). */
+const tableEntries = (paletteLength: number): number => 1 << Math.max(Math.ceil(Math.log2(paletteLength)), 1);
+/** GIF header (6) + logical screen descriptor (7) + global colour table + NETSCAPE loop extension (19). */
+const firstFramePrefix = (paletteLength: number): number => 6 + 7 + 3 * tableEntries(paletteLength) + 19;
+
 /**
  * The animated GIF: frames in order, each shown `delayMs` (GIF stores centiseconds), looping
- * forever. A frame given again (the same object: time-series steps that read the same granules)
- * is LZW-encoded once and its bytes repeated.
+ * forever. Each distinct frame is LZW-encoded once, by its own gifenc encoder, and the GIF is the
+ * concatenation of those blocks: a frame given again (the same object: time-series steps that
+ * read the same granules) repeats its bytes. The first frame's palette is the global colour table,
+ * so its repeats are its block without the file prefix (a frame without a local table uses the
+ * global one). One concatenation at the end: appending 30 frames to one growing gifenc stream
+ * (which grows by 1/8 past 1 MB) cost more than their LZW encoding (bench/timeseries.ts).
  */
 export function encodeAnimatedGif(frames: readonly IndexedFrame[], delayMs: number): Buffer {
-  const gif = GIFEncoder({ auto: false });
-  gif.writeHeader();
   const encoded = new Map<IndexedFrame, Uint8Array>();
+  const chunks: Uint8Array[] = [];
   frames.forEach((f, i) => {
-    // gifenc wants at least 2 palette entries (a 1-bit colour table)
-    const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
-    const options = {
-      palette,
-      delay: delayMs,
-      repeat: 0,
-      dispose: 2,
-      ...(f.transparentIndex >= 0 ? { transparent: true, transparentIndex: f.transparentIndex } : {}),
-    };
-    if (i === 0) return gif.writeFrame(f.index, f.width, f.height, { ...options, first: true });
     let bytes = encoded.get(f);
     if (bytes === undefined) {
-      const one = GIFEncoder({ auto: false, initialCapacity: f.width * f.height });
-      one.writeFrame(f.index, f.width, f.height, options); // graphic control, descriptor, local palette, LZW data
-      bytes = one.bytes();
-      encoded.set(f, bytes);
+      // gifenc wants at least 2 palette entries (a 1-bit colour table)
+      const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
+      const options = {
+        palette,
+        delay: delayMs,
+        repeat: 0,
+        dispose: 2,
+        first: i === 0,
+        ...(f.transparentIndex >= 0 ? { transparent: true, transparentIndex: f.transparentIndex } : {}),
+      };
+      const one = GIFEncoder({ auto: false, initialCapacity: f.width * f.height + 4096 });
+      if (i === 0) one.writeHeader();
+      one.writeFrame(f.index, f.width, f.height, options); // graphic control, descriptor, (local) palette, LZW data
+      const all = one.bytes();
+      if (i === 0) {
+        chunks.push(all);
+        bytes = all.subarray(firstFramePrefix(palette.length));
+        // graphic control extension first, else our idea of gifenc's prefix is wrong
+        if (bytes[0] !== 0x21 || bytes[1] !== 0xf9) throw new Error('GIF: unexpected first-frame layout');
+        encoded.set(f, bytes);
+        return;
+      }
+      encoded.set(f, all);
+      bytes = all;
     }
-    gif.stream.writeBytesView(bytes);
+    chunks.push(bytes);
   });
-  gif.finish();
-  const bytes = gif.bytes();
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  chunks.push(Uint8Array.of(0x3b)); // trailer
+  return Buffer.concat(chunks);
 }
 
 /** Nearest-neighbour resize of an indexed frame (frames of a series whose native sizes differ). */
@@ -143,6 +157,8 @@ export function resizeIndexed(f: IndexedFrame, width: number, height: number): I
  * statistics or the type's range), then palette indices.
  */
 export function renderGifFrame(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame {
+  const fast = colormapGifFrame(img, options);
+  if (fast !== null) return fast;
   const canvas = coerceDtype(postProcess(img, options), 'jpeg', false, img.datasetStatistics);
   return indexFrame(canvasToRgba(canvas, options.returnMask), canvas.width, canvas.height);
 }

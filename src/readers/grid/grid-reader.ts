@@ -118,7 +118,8 @@ export class GridReader implements DatasetReader {
 
   /** The read plan of a part (pure: no I/O); `part` executes it. */
   planPart(req: PartRequest): ReadPlan {
-    return planPart(this.ds, req, (crs) => this.nativeGridIn(crs));
+    const r = this.ds.exactBoundsParts === true && req.alignBoundsWithDataset ? { ...req, alignBoundsWithDataset: false } : req;
+    return planPart(this.ds, r, (crs) => this.nativeGridIn(crs));
   }
 
   planPreview(req: PreviewRequest): ReadPlan {

@@ -3,7 +3,7 @@
  * `ImageData.create_from_list` as the multi-asset reader uses it): images of different sizes are
  * resized to the largest width and height with nearest; bands take numpy's common dtype; bands
  * are renamed b1..bN in asset order and described `<asset>_<description>`, or `<asset>` with
- * `asset_as_band` (1-band assets only). Bounds and CRS are the first image's.
+ * `asset_as_band` (1-band assets only), or as read with `plainDescriptions`. Bounds and CRS are the first image's.
  */
 import { Errors } from '../../errors.ts';
 import type { ImageData } from '../../raster/image-data.ts';
@@ -18,7 +18,7 @@ export interface AssetImage {
   img: ImageData;
 }
 
-export function concatAssetImages(parts: readonly AssetImage[], assetAsBand: boolean): ImageData {
+export function concatAssetImages(parts: readonly AssetImage[], assetAsBand: boolean, plainDescriptions = false): ImageData {
   if (parts.length === 0) throw Errors.internal('No asset to read'); // StacReader rejects an empty selection first
   if (assetAsBand) {
     const multi = parts.find((p) => p.img.bands.length !== 1);
@@ -40,7 +40,9 @@ export function concatAssetImages(parts: readonly AssetImage[], assetAsBand: boo
   const images = parts.map((p) => resizeNearest(p.img, width, height));
   const first = images[0];
   const bands = images.flatMap((img) => img.bands.map((b) => castArray(b, dtype)));
-  const descriptions = parts.flatMap((p, i) => (assetAsBand ? [p.asset] : images[i].bandDescriptions.map((d) => `${p.asset}_${d}`)));
+  const descriptions = parts.flatMap((p, i) =>
+    assetAsBand ? [p.asset] : plainDescriptions ? images[i].bandDescriptions : images[i].bandDescriptions.map((d) => `${p.asset}_${d}`),
+  );
   const stats = images.every((img) => img.datasetStatistics && img.datasetStatistics.length === img.bands.length)
     ? images.flatMap((img) => img.datasetStatistics!)
     : undefined;

@@ -31,6 +31,8 @@ export interface StacReadOptions {
   expression?: CompiledExpression;
   /** Describe each (1-band) asset's band by the asset name. */
   assetAsBand?: boolean;
+  /** Keep each asset's band descriptions as its reader gives them (no `<asset>_` prefix: titiler-cmr's xarray backend, one asset). */
+  plainDescriptions?: boolean;
 }
 
 type Read = (reader: DatasetReader, indexes: number[] | undefined, signal: AbortSignal) => Promise<ImageData>;
@@ -108,7 +110,7 @@ export class StacReader implements ImageReader {
       const img = await readLayer(sel.layer, (indexes) => read(reader, indexes, s));
       return { asset: sel.asset.name, img: withStacStatistics(img, sel) };
     });
-    const img = concatAssetImages(images, this.options.assetAsBand ?? false);
+    const img = concatAssetImages(images, this.options.assetAsBand ?? false, this.options.plainDescriptions ?? false);
     const expr = this.options.expression;
     return expr
       ? applyExpression(

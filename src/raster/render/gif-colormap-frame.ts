@@ -1,0 +1,83 @@
+/**
+ * Fast GIF frame for the commonest time-series frame: one band, optionally rescaled, through a
+ * 256-entry colormap (the case fast-colormap-png.ts speeds up for PNG). The 8-bit value of a pixel
+ * already picks its colour, so the frame's palette is the colormap entries the frame uses (exact,
+ * no quantisation) and each pixel's palette index comes from a 256-entry remap table: two passes
+ * over bytes, where the generic path (rescale, colormap to four planes, RGBA interleave, then a
+ * colour lookup per pixel in indexFrame) walks the pixels seven times and hashes each one.
+ * Decoded pixels equal the generic path's: the table's RGB where the mask is valid and the entry's
+ * alpha is not 0, transparent elsewhere (test/raster/render/gif-frame.test.ts).
+ * Returns null when the fast path does not apply (the caller renders generically), including a
+ * frame that uses all 256 entries and also has transparent pixels (257 colours: quantised there).
+ */
+import type { TypedArray } from '../../dtype.ts';
+import { colormapFromEntries } from '../colormap/from-entries.ts';
+import type { ImageData } from '../image-data.ts';
+import { combinedMask } from '../image-data.ts';
+import { castUint8 } from '../numpy-cast.ts';
+import type { IndexedFrame } from './indexed-frame.ts';
+import type { RenderOptions } from './render-image.ts';
+import { rescaleValue, rescaleValueF32 } from './rescale.ts';
+
+export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame | null {
+  if (img.bands.length !== 1 || options.colorFormula || !options.returnMask || img.alpha !== undefined) return null;
+  const cmap = options.colormap ?? (img.colormap ? colormapFromEntries(img.colormap) : undefined);
+  if (!cmap || cmap.kind !== 'lut') return null;
+  const rescale = options.rescale && options.rescale.length > 0 ? options.rescale[0] : undefined;
+  if (!rescale && img.dtype !== 'uint8') return null; // the generic path handles the other casts
+  const table = cmap.table;
+  const values: TypedArray = img.bands[0]!;
+  const mask = combinedMask(img);
+  const { width, height } = img;
+  const n = width * height;
+  const float32 = values instanceof Float32Array;
+  const isInt = !(float32 || values instanceof Float64Array);
+  const lo = rescale ? rescale[0] : 0;
+  const hi = rescale ? rescale[1] : 0;
+  const span = hi - lo;
+  const lo32 = Math.fround(lo);
+  const hi32 = Math.fround(hi);
+  const index = new Uint8Array(n);
+  const used = new Uint8Array(256);
+  // pass 1: the 8-bit value of every valid pixel (same rescale and cast as colormapToRgba)
+  for (let i = 0; i < n; i++) {
+    if (mask[i] === 0) continue;
+    const v = values[i]!;
+    let byte: number;
+    if (rescale) byte = float32 ? rescaleValueF32(v, lo32, hi32, span) : rescaleValue(v, lo, hi, span);
+    else byte = isInt ? v & 255 : castUint8(v);
+    index[i] = byte;
+    used[byte] = 1;
+  }
+  // the palette: the RGB of the entries used with alpha ≠ 0 (equal colours share one entry)
+  const remap = new Int16Array(256).fill(-1);
+  const palette: number[][] = [];
+  const byColour = new Map<number, number>();
+  for (let k = 0; k < 256; k++) {
+    if (used[k] === 0 || table[k * 4 + 3] === 0) continue;
+    const r = table[k * 4]!;
+    const g = table[k * 4 + 1]!;
+    const b = table[k * 4 + 2]!;
+    const key = (r << 16) | (g << 8) | b;
+    let p = byColour.get(key);
+    if (p === undefined) {
+      p = palette.length;
+      byColour.set(key, p);
+      palette.push([r, g, b]);
+    }
+    remap[k] = p;
+  }
+  // pass 2: palette indices; masked pixels and entries with alpha 0 → the transparent entry
+  const transparent = palette.length;
+  let anyTransparent = false;
+  for (let i = 0; i < n; i++) {
+    const p = mask[i] === 0 ? -1 : remap[index[i]!]!;
+    if (p < 0) {
+      if (transparent >= 256) return null;
+      anyTransparent = true;
+      index[i] = transparent;
+    } else index[i] = p;
+  }
+  if (anyTransparent) palette.push([0, 0, 0]);
+  return { width, height, index, palette, transparentIndex: anyTransparent ? transparent : -1 };
+}
