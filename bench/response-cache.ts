@@ -5,15 +5,20 @@
  * settings) on the demo COG; load is wrk on loopback (bench/wrk-paths.lua over the tile paths);
  * CPU is the server's utime+stime from /proc over the run, divided by the requests wrk counted.
  * Also reports the block decodes during the cached runs (0: nothing read or decoded), the same
- * server's /healthz (the floor of the HTTP stack on this machine), and the cache's own cost in
- * process: `ResponseCache.serve` answering a stored tile (key, validation stats, lookup) without HTTP.
+ * server's /healthz and /readyz (the floor of the HTTP stack on this machine: Fastify, our hooks,
+ * node's http, a small body), and the cache's own cost in process: `ResponseCache.serve` answering
+ * a stored tile (key, validation stats, lookup) without HTTP. With `profile`, the cached-tile run
+ * is CPU-profiled (--cpu-prof) and its CPU split by where it went (bench/cpu-profile-split.ts):
+ * the cache path, our hooks, Fastify and node's http, the socket write, GC.
  *
- *   node --import tsx bench/response-cache.ts [seconds=10] [connections=8]
+ *   node --import tsx bench/response-cache.ts [seconds=10] [connections=8] [inproc|profile]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { splitProfile } from './cpu-profile-split.ts';
 import { procCpuMs, startScriptSettings, waitForHealthz } from './load.ts';
 import { configFromEnv } from '../src/cli/config-from-env.ts';
 import { ResponseCache } from '../src/http/response-cache/response-cache.ts';
@@ -50,13 +55,17 @@ function wrk(pathsFile: string, durationS: number, headers: string[] = []): Prom
   );
 }
 
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
   const settings = startScriptSettings();
-  const child = spawn(process.execPath, [...settings.nodeArgs, path.join(repo, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--workers', '1'], {
-    cwd: repo,
-    env: { ...process.env, ...settings.env, RASTILE_FROM_SOURCE: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [...settings.nodeArgs, ...nodeArgs, path.join(repo, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--workers', '1'],
+    {
+      cwd: repo,
+      env: { ...process.env, ...settings.env, LOG_LEVEL: 'warn', ...env }, // the build in dist/, as `npm start` runs it
+      stdio: 'ignore',
+    },
+  );
   await waitForHealthz(base, 120_000);
   return child;
 }
@@ -129,17 +138,25 @@ async function inProcessHit(n: number): Promise<number> {
 
 async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
+  execFileSync(process.execPath, [path.join(repo, 'scripts', 'build.js')], { stdio: 'ignore' }); // as `npm start` does
   const lines: string[] = [];
-  const inProcess = await inProcessHit(20_000);
-  lines.push(`${'ResponseCache.serve hit (in process)'.padEnd(34)} CPU ${inProcess.toFixed(1)} µs/request (key, one stat per file and sidecar, LRU lookup)`);
-  console.log(lines[0]);
-  const report = (label: string, m: { cpuMsPerRequest: number; r: WrkResult; decodes: number }): void => {
-    const line = `${label.padEnd(34)} ${m.r.requests} requests (${m.r.errors} errors, ${m.r.non2xx} non-2xx), ${(m.r.requests / seconds).toFixed(0)}/s, CPU ${(m.cpuMsPerRequest * 1000).toFixed(1)} µs/request, p50 ${(m.r.p50_us / 1000).toFixed(2)} ms, p99 ${(m.r.p99_us / 1000).toFixed(2)} ms, block decodes ${m.decodes}`;
+  const say = (line: string): void => {
     lines.push(line);
     console.log(line);
   };
+  const inProcess = await inProcessHit(20_000);
+  say(`${'ResponseCache.serve hit (in process)'.padEnd(34)} CPU ${inProcess.toFixed(1)} µs/request (key, one stat per file and sidecar, LRU lookup)`);
+  const mode = process.argv[4];
+  if (mode === 'inproc') return;
+  const report = (label: string, m: { cpuMsPerRequest: number; r: WrkResult; decodes: number }): void =>
+    say(
+      `${label.padEnd(34)} ${m.r.requests} requests (${m.r.errors} errors, ${m.r.non2xx} non-2xx), ${(m.r.requests / seconds).toFixed(0)}/s, ` +
+        `CPU ${(m.cpuMsPerRequest * 1000).toFixed(1)} µs/request, p50 ${(m.r.p50_us / 1000).toFixed(2)} ms, p99 ${(m.r.p99_us / 1000).toFixed(2)} ms, block decodes ${m.decodes}`,
+    );
 
   // 1. Cache on: warm every tile once, then repeats are hits.
+  const profileDir = path.join(out, 'response-cache-profile');
+  rmSync(profileDir, { recursive: true, force: true });
   let server = await startServer({});
   const paths = await tilePaths();
   const pathsFile = path.join(out, 'response-cache-paths.txt');
@@ -147,6 +164,20 @@ async function main(): Promise<void> {
   for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
   await wrk(pathsFile, 2); // JIT warm-up
   report('cached tile (hit)', await measure(server, pathsFile));
+  if (mode === 'profile') {
+    // The same run again, profiled (profiling inflates CPU: only the split is reported).
+    await stop(server);
+    server = await startServer({}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+    for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
+    await wrk(pathsFile, 2);
+    await wrk(pathsFile, seconds);
+    await stop(server); // writes the profile; its last `seconds` are the measured run
+    const split = splitProfile(path.join(profileDir, readdirSync(profileDir)[0]), seconds - 0.5);
+    say(`  where the cached-tile run's busy CPU went (--cpu-prof, the last ${seconds - 0.5} s of a profiled rerun):`);
+    for (const s of split.shares) say(`    ${(100 * s.share).toFixed(1).padStart(5)} %  ${s.category}`);
+    server = await startServer({});
+    for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
+  }
   // 2. If-None-Match on one tile → 304.
   const one = path.join(out, 'response-cache-one.txt');
   writeFileSync(one, `${paths[0]}\n`);
@@ -155,6 +186,9 @@ async function main(): Promise<void> {
   const health = path.join(out, 'response-cache-healthz.txt');
   writeFileSync(health, '/healthz\n');
   report('/healthz (HTTP stack floor)', await measure(server, health));
+  const ready = path.join(out, 'response-cache-readyz.txt');
+  writeFileSync(ready, '/readyz\n');
+  report('/readyz (HTTP stack floor)', await measure(server, ready));
   await stop(server);
 
   // 3. Cache off: every repeat renders (blocks from the block cache).
@@ -164,7 +198,13 @@ async function main(): Promise<void> {
   report('rendered tile (cache off)', await measure(server, pathsFile));
   await stop(server);
 
-  const summary = `Response cache benchmark ${new Date().toISOString().slice(0, 16)}Z: ${paths.length} demo tiles (PNG, terrain colormap), wrk -t1 -c${connections} ${seconds} s, one process\n${lines.join('\n')}\n`;
+  const summary =
+    `Response cache benchmark ${new Date().toISOString().slice(0, 16)}Z: ${paths.length} demo tiles (PNG, terrain colormap), wrk -t1 -c${connections} ${seconds} s, ` +
+    `one process; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n${lines.join('\n')}\n`;
+  console.log(summary.split('\n')[0]);
   writeFileSync(path.join(out, 'response-cache.txt'), summary);
 }
 

@@ -61,7 +61,7 @@ async function startServer(cmrUrl: string): Promise<ChildProcess> {
     },
   });
   try {
-    await waitForHealthz(`http://127.0.0.1:${PORT}`);
+    await waitForHealthz(`http://127.0.0.1:${PORT}`, 120_000); // tsx compiling on a loaded machine
   } catch (err) {
     server.kill('SIGTERM');
     throw err;

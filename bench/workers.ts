@@ -1,13 +1,25 @@
 /**
  * Workers benchmark: `rastile serve --workers N` (built, started as `npm start` starts it) under
  * wrk on loopback over the tile benchmark's URL list (bench/tile-urls.ts), for N = 1 and 2.
- * Reports tiles/s, CPU ms per tile of the whole process tree (utime+stime of the supervisor and
- * every worker, from /proc), latency, block decodes per tile (aggregated /metrics) and the peak
- * resident set of the tree: sampled sum of every process's RSS every 50 ms (simultaneous peak),
- * and the sum of each process's own peak (VmHWM: an upper bound).
+ *
+ * Throughput: tiles/s, and the load-insensitive figures beside it — CPU ms per tile of the whole
+ * process tree (utime+stime of the supervisor and every worker, from /proc), the cores the tree
+ * got (its CPU ÷ wall time) and wrk's own CPU (it shares the cores). On a machine shared with
+ * other work tiles/s follows the kernel's fair share; CPU per tile does not. `rounds` > 1 runs the
+ * worker counts interleaved (1,2,1,2…) and reports each row's median, so a change in the
+ * machine's load hits both counts alike.
+ *
+ * Memory of the tree, sampled every 100 ms from /proc/<pid>/smaps_rollup (peaks of the sums):
+ * - Σ RSS: counts pages shared between the processes (node's binary and libraries, mapped by
+ *   every process of the tree) once per process — it overstates a cluster's memory;
+ * - Σ PSS: each shared page divided among the processes mapping it — including processes outside
+ *   the tree (other node processes on the machine), so it understates a little on a shared box;
+ * - Σ private + max shared ("once"): every process's own pages plus the largest shared set, i.e.
+ *   the shared pages counted once — what the tree really adds to the machine's memory (exact
+ *   when the processes share the same files, which they do: one node binary, one node_modules).
  *
  *   /usr/bin/python3 bench/make-bench-data.py      # once
- *   node --import tsx bench/workers.ts [seconds=20] [connections=8] [workers=1,2]
+ *   node --import tsx bench/workers.ts [seconds=20] [connections=8] [workers=1,2] [rounds=1]
  *
  * The machine's load average is printed beside the figures: on a shared machine they move with it.
  */
@@ -24,6 +36,7 @@ const root = path.join(here, '..');
 const seconds = Number(process.argv[2] ?? 20);
 const connections = Number(process.argv[3] ?? 8);
 const workerCounts = (process.argv[4] ?? '1,2').split(',').map(Number);
+const rounds = Math.max(1, Number(process.argv[5] ?? 1));
 const PORT = 8766;
 const base = `http://127.0.0.1:${PORT}`;
 
@@ -45,15 +58,36 @@ function tree(pid: number): number[] {
   return all;
 }
 
-function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+interface Memory {
+  rss: number;
+  pss: number;
+  private: number;
+  shared: number;
+}
+
+/** A process's memory from smaps_rollup, MiB (zeros once it is gone). */
+function memory(pid: number): Memory {
+  const m: Memory = { rss: 0, pss: 0, private: 0, shared: 0 };
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith(field));
-    return line === undefined ? 0 : Number(line.split(/\s+/)[1]) / 1024;
+    for (const line of readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n')) {
+      const [key, value] = line.split(/:\s+/);
+      const mb = Number.parseInt(value ?? '', 10) / 1024;
+      if (key === 'Rss') m.rss = mb;
+      else if (key === 'Pss') m.pss = mb;
+      else if (key === 'Private_Clean' || key === 'Private_Dirty') m.private += mb;
+      else if (key === 'Shared_Clean' || key === 'Shared_Dirty') m.shared += mb;
+    }
   } catch {
-    return 0;
+    // gone
   }
+  return m;
+}
+
+/** The tree's memory now: sums of RSS and PSS, and private pages plus the shared ones counted once. */
+function treeMemory(pids: number[]): { rss: number; pss: number; once: number } {
+  const ms = pids.map(memory);
+  const sum = (f: (m: Memory) => number): number => ms.reduce((a, m) => a + f(m), 0);
+  return { rss: sum((m) => m.rss), pss: sum((m) => m.pss), once: sum((m) => m.private) + Math.max(0, ...ms.map((m) => m.shared)) };
 }
 
 const treeCpuMs = (pids: number[]): number => pids.reduce((s, p) => s + procCpuMs(p), 0);
@@ -73,18 +107,26 @@ interface WrkResult {
 }
 
 /** wrk over the paths of `pathsFile` (bench/wrk-paths.lua cycles through them); runs beside us (async). */
-function wrk(durationS: number, pathsFile: string): Promise<WrkResult> {
+function wrk(durationS: number, pathsFile: string): Promise<WrkResult & { cpuMs: number }> {
   const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${durationS}s`, '-s', path.join(here, 'wrk-paths.lua'), base], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, WRK_PATHS: pathsFile },
   });
   let text = '';
-  child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+  let cpuMs = 0;
+  child.stdout.on('data', (d: Buffer) => {
+    text += d.toString();
+    try {
+      if (text.includes('{"requests"')) cpuMs = procCpuMs(child.pid!); // printed at its end, before it exits
+    } catch {
+      // already gone: its CPU stays unknown (0)
+    }
+  });
   return new Promise((resolve, reject) =>
     child.once('exit', (code) => {
       const json = text.split('\n').find((l) => l.startsWith('{"requests"'));
       if (code !== 0 || json === undefined) reject(new Error(`wrk exited ${code}:\n${text}`));
-      else resolve(JSON.parse(json) as WrkResult);
+      else resolve({ ...(JSON.parse(json) as WrkResult), cpuMs });
     }),
   );
 }
@@ -102,29 +144,36 @@ async function run(workers: number, pathsFile: string): Promise<Record<string, n
     const pids = tree(server.pid!);
     const cpu0 = treeCpuMs(pids);
     const decodes0 = await decodes();
-    let peak = 0;
-    const sampler = setInterval(() => {
-      peak = Math.max(
-        peak,
-        pids.reduce((s, p) => s + status(p, 'VmRSS'), 0),
-      );
-    }, 50);
+    const peak = { rss: 0, pss: 0, once: 0 };
+    const sample = (): void => {
+      const m = treeMemory(pids);
+      peak.rss = Math.max(peak.rss, m.rss);
+      peak.pss = Math.max(peak.pss, m.pss);
+      peak.once = Math.max(peak.once, m.once);
+    };
+    const sampler = setInterval(sample, 100);
+    const load = os.loadavg()[0];
     const r = await wrk(seconds, pathsFile);
     clearInterval(sampler);
+    sample();
     const cpu = treeCpuMs(pids) - cpu0;
     const decoded = (await decodes()) - decodes0;
-    const hwm = pids.reduce((s, p) => s + status(p, 'VmHWM'), 0);
     const ok = r.requests - r.non2xx;
+    const wallMs = r.duration_us / 1000;
     return {
       workers,
       processes: pids.length,
-      tilesPerSec: ok / (r.duration_us / 1e6),
+      load,
+      tilesPerSec: ok / (wallMs / 1000),
       cpuMsPerTile: cpu / r.requests,
+      treeCores: cpu / wallMs,
+      wrkCores: r.cpuMs / wallMs,
       p50: r.p50_us / 1000,
       p99: r.p99_us / 1000,
       decodesPerTile: decoded / r.requests,
-      peakRssMb: peak,
-      sumHwmMb: hwm,
+      rssMb: peak.rss,
+      pssMb: peak.pss,
+      onceMb: peak.once,
       errors: r.errors + r.non2xx,
     };
   } finally {
@@ -160,23 +209,35 @@ async function main(): Promise<void> {
   writeFileSync(pathsFile, kept.join('\n') + '\n');
 
   const load0 = os.loadavg()[0].toFixed(1);
-  const results: Array<Record<string, number>> = [];
-  for (const n of workerCounts) results.push(await run(n, pathsFile));
+  const runs = new Map<number, Array<Record<string, number>>>(workerCounts.map((n) => [n, []]));
+  for (let round = 0; round < rounds; round++) for (const n of workerCounts) runs.get(n)!.push(await run(n, pathsFile));
   const load1 = os.loadavg()[0].toFixed(1);
+  const median = (xs: number[]): number => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const results = workerCounts.map((n) => {
+    const rs = runs.get(n)!;
+    const row: Record<string, number> = {};
+    for (const k of Object.keys(rs[0])) row[k] = k === 'errors' ? rs.reduce((a, r) => a + r.errors, 0) : median(rs.map((r) => r[k]));
+    return row;
+  });
   const one = results[0];
   console.log(
-    `Workers benchmark ${new Date().toISOString().slice(0, 16)}Z: ${kept.length} tiles, wrk -t1 -c${connections} ${seconds} s, PNG; ` +
-      `load average (1 min) ${load0} before, ${load1} after; ${os.availableParallelism()} cores`,
+    `Workers benchmark ${new Date().toISOString().slice(0, 16)}Z: ${kept.length} tiles, wrk -t1 -c${connections} ${seconds} s, PNG, ` +
+      `${rounds} round(s) interleaved (medians); load average (1 min) ${load0} before, ${load1} after; ${os.availableParallelism()} cores`,
   );
   console.log(
-    '| workers | tiles/s | × 1 worker | CPU ms/tile (tree) | p50 / p99 ms | decodes/tile | peak RSS of the tree MB (sampled) | × 1 worker | Σ VmHWM MB | errors |',
+    '| workers | load | tiles/s | × 1 worker | CPU ms/tile (tree) | cores used: tree / wrk | p50 / p99 ms | decodes/tile | ' +
+      'peak Σ RSS MB | × 1 | peak Σ PSS MB | × 1 | peak private + shared once MB | × 1 | errors |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
+    const x = (k: string): string => (r[k] / one[k]).toFixed(2);
     console.log(
-      `| ${r.workers} | ${r.tilesPerSec.toFixed(0)} | ${(r.tilesPerSec / one.tilesPerSec).toFixed(2)} | ${r.cpuMsPerTile.toFixed(2)} | ` +
-        `${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} | ${r.decodesPerTile.toFixed(2)} | ${r.peakRssMb.toFixed(0)} | ${(r.peakRssMb / one.peakRssMb).toFixed(2)} | ` +
-        `${r.sumHwmMb.toFixed(0)} | ${r.errors} |`,
+      `| ${r.workers} | ${r.load.toFixed(1)} | ${r.tilesPerSec.toFixed(0)} | ${x('tilesPerSec')} | ${r.cpuMsPerTile.toFixed(2)} | ` +
+        `${r.treeCores.toFixed(2)} / ${r.wrkCores.toFixed(2)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} | ${r.decodesPerTile.toFixed(2)} | ` +
+        `${r.rssMb.toFixed(0)} | ${x('rssMb')} | ${r.pssMb.toFixed(0)} | ${x('pssMb')} | ${r.onceMb.toFixed(0)} | ${x('onceMb')} | ${r.errors} |`,
     );
   }
 }

@@ -84,7 +84,8 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
 
 /** TiTiler's CacheControl and CORS middlewares. */
 function installResponseHeaders(app: FastifyInstance, config: Config): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback-style (not async): no promise per response on the hot path of cached tiles.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (config.corsOrigins) reply.header('access-control-allow-origin', config.corsOrigins);
     const method = request.method;
     // Errors are not kept by caches for long: a 404 must not outlive the file's arrival (issue 12).
@@ -100,7 +101,7 @@ function installResponseHeaders(app: FastifyInstance, config: Config): void {
     ) {
       reply.header('cache-control', config.cacheControl);
     }
-    return payload;
+    done(null, payload);
   });
   if (config.corsOrigins) {
     app.options('*', async (_request, reply) =>

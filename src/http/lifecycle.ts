@@ -21,8 +21,8 @@ export class Lifecycle {
 }
 
 export function installLifecycleHeaders(app: FastifyInstance, lifecycle: Lifecycle): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (lifecycle.draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }

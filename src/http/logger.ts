@@ -1,10 +1,11 @@
 /**
  * Fastify's pino logger settings: JSON lines (the default, for log collectors) or, with
  * `LOG_FORMAT=pretty`, pino-pretty's coloured one-line-per-event output for humans (formatted on
- * the main thread: no transport worker thread per process).
+ * the main thread: no transport worker thread per process). pino-pretty is loaded only then.
  */
+import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 /** `destination`: where pretty lines go (stdout by default; tests pass a stream). */
 export function loggerOptions(
@@ -14,6 +15,7 @@ export function loggerOptions(
   const level = env['LOG_LEVEL'] ?? 'info';
   const format = (env['LOG_FORMAT'] ?? 'json').trim().toLowerCase();
   if (format === 'pretty') {
+    const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
     return {
       level,
       stream: pinoPretty({ colorize: destination === 1 && process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname', destination }),

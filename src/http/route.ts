@@ -119,15 +119,20 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
         query: request.query as Record<string, string | string[] | undefined>,
         path: rawPath,
       });
-      const controller = new AbortController();
-      // The response stream closes either after we finished writing or when the client went away.
-      const onClose = (): void => {
-        if (!reply.raw.writableFinished) controller.abort();
-      };
-      reply.raw.once('close', onClose);
+      // The admission's signal (src/http/admission.ts) aborts at RASTILE_REQUEST_TIMEOUT_MS and when
+      // the client goes away; without admission (an app built without it), our own for the latter.
+      let signal = requestDeadline(request);
+      let onClose: (() => void) | undefined;
+      if (signal === undefined) {
+        const controller = new AbortController();
+        // The response stream closes either after we finished writing or when the client went away.
+        onClose = (): void => {
+          if (!reply.raw.writableFinished) controller.abort();
+        };
+        reply.raw.once('close', onClose);
+        signal = controller.signal;
+      }
       try {
-        const deadline = requestDeadline(request); // RASTILE_REQUEST_TIMEOUT_MS
-        const signal = deadline ? AbortSignal.any([controller.signal, deadline]) : controller.signal;
         // A dataset that changed while it was read is re-opened by the next attempt: the answer
         // comes whole from the new version, never mixed (src/sources/version.ts).
         const baseUrl = requestBaseUrl(request);
@@ -147,7 +152,7 @@ export function registerRoute<D extends ParamDefs>(app: FastifyInstance, registr
         const result = await serveThroughCache(spec, params, request, reply, signal, baseUrl, render);
         return result === null ? reply.code(304).send() : sendResult(reply, result);
       } finally {
-        reply.raw.off('close', onClose);
+        if (onClose !== undefined) reply.raw.off('close', onClose);
       }
     },
   });

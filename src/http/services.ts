@@ -11,12 +11,11 @@ import { CmrClient, DEFAULT_CMR_CLIENT_OPTIONS } from '../search/cmr-client.ts';
 import { earthdataAuth, type EarthdataAuth } from '../sources/earthdata-auth.ts';
 import { DatasetCache } from '../readers/grid/dataset-cache.ts';
 import { createSourceOpener, type SourceOpener } from '../sources/open-source.ts';
+import { SOURCE_READ_KIND } from '../sources/version.ts';
 import { ChunkCache } from '../formats/array/chunk-cache.ts';
 import { ArrayOpener, arrayDatasetKey } from '../formats/array/open-array-dataset.ts';
 import type { ArraySelection } from '../formats/array/open-array-grid.ts';
 import { openNetcdf3 } from '../formats/netcdf3/open-netcdf3.ts';
-import { openHdf5 } from '../formats/hdf5/open-hdf5.ts';
-import { openZarr } from '../formats/zarr/open-zarr.ts';
 import { localZarrLister } from '../formats/zarr/local-listing.ts';
 
 export interface Services {
@@ -66,16 +65,24 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
   const arrays = new ArrayOpener({
     sources,
     chunkCache: new ChunkCache(blockCache, config.limits.maxRequestBytes),
+    // The HDF5 and Zarr readers (zarrita) are loaded on their first file: ~6 MB less per process that serves none.
     formats: {
-      hdf5: (source, signal) => openHdf5(source, signal),
+      hdf5: async (source, signal) => (await import('../formats/hdf5/open-hdf5.ts')).openHdf5(source, signal),
       netcdf3: (source, signal) => openNetcdf3(source, signal),
-      zarr: (location, signal, hints) =>
-        openZarr(location, (l, s, f) => sources.open(l, s, f), signal, { list: localZarrLister(config.sources.localRoots), ...(hints ? { hints } : {}) }),
+      zarr: async (location, signal, hints) =>
+        (await import('../formats/zarr/open-zarr.ts')).openZarr(location, (l, s, f) => sources.open(l, s, f), signal, {
+          list: localZarrLister(config.sources.localRoots),
+          ...(hints ? { hints } : {}),
+        }),
     },
   });
   const arrayDatasets = new DatasetCache(arrays.openKey, config.cache.datasets, arrays.versions(), 'array');
   // The response cache's validators: each recorded dataset is checked by the cache that opened it.
-  const byKind = new Map([datasets, arrayDatasets].map((c) => [c.readKind, c]));
+  const byKind = new Map<string, { currentVersion(location: string, signal?: AbortSignal): Promise<string | undefined> }>(
+    [datasets, arrayDatasets].map((c) => [c.readKind, c]),
+  );
+  // Documents read whole from a source (MosaicJSON): the version of the source open now.
+  byKind.set(SOURCE_READ_KIND, { currentVersion: async (location, signal) => (await sources.open(location, signal)).version });
   return {
     config,
     sources,

@@ -43,6 +43,12 @@ export function fileSettled(st: BigIntStats, observedAtMs: number): boolean {
   return observedAtMs - Number(st.mtimeMs) > RACY_FILE_MS;
 }
 
+/**
+ * The read-set kind (src/util/read-set.ts) of a document read whole from a byte source (a
+ * MosaicJSON): its version is the Source's, validated by opening the location again.
+ */
+export const SOURCE_READ_KIND = 'source';
+
 /** The key under which caches keep data of `source` (its url and version). */
 export function sourceCacheKey(source: Pick<Source, 'url' | 'version'>): string {
   return source.version === undefined ? source.url : `${source.url}\u0000${source.version}`;

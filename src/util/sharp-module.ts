@@ -21,8 +21,15 @@ export function loadSharp(): Promise<SharpModule> {
   return loading;
 }
 
-/** sharp's version and the libvips version its prebuilt binaries pin, without loading them. */
+let versions: { sharp: string | null; libvips: string | null } | undefined;
+
+/** sharp's version and the libvips version its prebuilt binaries pin, without loading them (read once: /healthz sends them). */
 export function sharpVersions(): { sharp: string | null; libvips: string | null } {
+  versions ??= readSharpVersions();
+  return versions;
+}
+
+function readSharpVersions(): { sharp: string | null; libvips: string | null } {
   try {
     const require = createRequire(import.meta.url);
     const file = path.join(path.dirname(require.resolve('sharp')), '..', 'package.json');

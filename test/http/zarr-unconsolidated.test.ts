@@ -79,6 +79,19 @@ describe('Zarr v3 without consolidated_metadata over HTTP', () => {
     const be = await server.getJson<{ width: number; height: number; dtype: string }>(`/zarr/info?url=${url}&group=grp&variable=be_zstd`);
     assert.equal(be.status, 200, JSON.stringify(be.body));
     assert.deepEqual([be.body.width, be.body.height, be.body.dtype], [12, 10, 'float64']); // int32 with a fill value: masked, float64 as xarray makes it
+    // Concurrent first opens for different variables share one open; the one it lacks opens again.
+    const fresh = q(`${data.url}/v3_plain.zarr/`); // another location string: not yet opened
+    const both = await Promise.all([
+      server.getJson<{ width: number }>(`/zarr/info?url=${fresh}&variable=temp`),
+      server.getJson<{ width: number }>(`/zarr/info?url=${fresh}&group=grp&variable=be_zstd`),
+    ]);
+    assert.deepEqual(
+      both.map((r) => [r.status, r.body.width]),
+      [
+        [200, 12],
+        [200, 12],
+      ],
+    );
     const list = await server.getJson<{ detail: string }>(`/zarr/variables?url=${url}`);
     assert.equal(list.status, 400);
     assert.match(list.body.detail, /consolidated_metadata in zarr\.json/);

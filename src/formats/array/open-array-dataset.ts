@@ -115,7 +115,9 @@ export class ArrayOpener {
     const probed = same?.file.probed;
     if (same !== undefined && (probed === undefined || hints.every((h) => probed.includes(h)))) return same;
     const names = [...new Set([...(probed ?? []), ...hints])].sort();
-    const key = `${location}\u0000${version}\u0000${names.join('\u0000')}`;
+    // A first open is shared by every caller (files that can be listed ignore the names); only
+    // reopening a probed store for more names is keyed by them.
+    const key = probed === undefined ? `${location}\u0000${version}` : `${location}\u0000${version}\u0000${names.join('\u0000')}`;
     let pending = this.opening.get(key);
     if (pending === undefined) {
       pending = this.openUncached(location, names, signal).then((file) => ({ file, version }));
@@ -129,7 +131,11 @@ export class ArrayOpener {
         .catch(() => {})
         .finally(() => this.opening.delete(key));
     }
-    return pending;
+    const opened = await pending;
+    const got = opened.file.probed;
+    // Joined another caller's open of a probed store that lacks our names: open it again for them.
+    if (got !== undefined && !hints.every((h) => got.includes(h)) && probed === undefined) return this.openFile(location, signal, hints);
+    return opened;
   }
 
   private async openUncached(location: string, hints: readonly string[], signal?: AbortSignal): Promise<ArrayFile> {

@@ -1,9 +1,9 @@
 /**
  * `/favicon.ico`: a small icon (a 2×2 grid of tiles) so browsers opening any page get one instead
- * of a 404. An ICO file holding one 32×32 PNG, rendered once by sharp from an SVG.
+ * of a 404. An ICO file holding one 32×32 PNG, rendered once by sharp (loaded then) from an SVG.
  */
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
+import { loadSharp } from '../../util/sharp-module.ts';
 
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32">
 <rect width="32" height="32" rx="5" fill="#1f4e79"/>
@@ -30,9 +30,8 @@ let icon: Promise<Buffer> | undefined;
 
 export function registerFavicon(app: FastifyInstance): void {
   app.get('/favicon.ico', async (_request, reply) => {
-    icon ??= sharp(Buffer.from(SVG))
-      .png()
-      .toBuffer()
+    icon ??= loadSharp()
+      .then((sharp) => sharp(Buffer.from(SVG)).png().toBuffer())
       .then((png) => icoFromPng(png, 32));
     return reply
       .type('image/x-icon')

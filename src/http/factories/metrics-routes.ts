@@ -27,13 +27,24 @@ export function registerMetricsRoutes(app: FastifyInstance): void {
   const requests = counter('rastile_http_requests_total', 'HTTP requests answered');
   const responses = counter('rastile_http_responses_total', 'HTTP responses by status code', ['status']);
   const duration = histogram('rastile_http_request_duration_seconds', 'Time from request to response sent, per route template', ['method', 'route', 'status']);
-  app.addHook('onResponse', async (request, reply) => {
-    const status = String(reply.statusCode);
-    requests.inc();
-    responses.inc({ status });
+  // The labelled series of each (method, route, status), looked up once: prom-client hashes the
+  // label object on every call otherwise.
+  const series = new Map<string, { response: ReturnType<typeof responses.labels>; duration: ReturnType<typeof duration.labels> }>();
+  app.addHook('onResponse', (request, reply, done) => {
     // The route template (`/cog/tiles/:tileMatrixSetId/:z/:x/:y`), never the raw URL: bounded labels.
     const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe({ method: request.method, route, status }, reply.elapsedTime / 1000);
+    const status = reply.statusCode;
+    const key = `${request.method} ${status} ${route}`;
+    let s = series.get(key);
+    if (s === undefined) {
+      const labels = { method: request.method, route, status: String(status) };
+      s = { response: responses.labels({ status: labels.status }), duration: duration.labels(labels) };
+      series.set(key, s);
+    }
+    requests.inc();
+    s.response.inc();
+    s.duration.observe(reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', async (_request, reply) => {
     const text = cluster.isWorker ? await clusterMetricsText() : await metricsRegistry.metrics();

@@ -7,8 +7,12 @@
  * An outage never fails a request: the client has no offline queue (a command while
  * disconnected fails at once), short connect and command timeouts, and reconnects in the
  * background; every operation answers "nothing" on error, so the caller renders.
+ *
+ * ioredis is loaded when the first store is made (with RASTILE_CACHE_URL): a server without Redis
+ * never holds it (~15 MB of resident memory per process, measured).
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { decodeMeta, decodeResponse, encodeMeta, encodeResponse, type CacheMeta, type CachedResponse } from './store.ts';
 
 export interface RedisStoreOptions {
@@ -37,7 +41,8 @@ export class RedisStore {
 
   constructor(private readonly options: RedisStoreOptions) {
     this.prefix = options.prefix ?? 'rastile:';
-    this.client = new Redis(options.url, {
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.client = new RedisClient(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: options.connectTimeoutMs ?? 500,

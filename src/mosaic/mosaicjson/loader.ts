@@ -3,14 +3,16 @@
  * signing, retries and deadlines apply as to any dataset), with a size cap. Parsed documents
  * are kept per location *and version* of their bytes (src/sources/version.ts): every use opens
  * the source (one `stat` for a local file; a remote source is current until a response shows
- * another ETag/Last-Modified), so a rewritten document is read again, never served stale.
+ * another ETag/Last-Modified), so a rewritten document is read again, never served stale. Each
+ * load records the document's version in the request's read set (kind SOURCE_READ_KIND), so the
+ * response cache's key holds it.
  */
 import { Errors } from '../../errors.ts';
 import { raceAbort } from '../../sources/abort.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
-import { sourceCacheKey } from '../../sources/version.ts';
+import { SOURCE_READ_KIND, sourceCacheKey } from '../../sources/version.ts';
 import { LruCache, SharedPromiseCache } from '../../util/lru-cache.ts';
-import { markUnversionedRead } from '../../util/read-set.ts';
+import { markUnversionedRead, recordRead } from '../../util/read-set.ts';
 import { validateMosaicJson, type MosaicJson, type MosaicJsonIssue } from './document.ts';
 
 export interface MosaicJsonLoaderOptions {
@@ -47,9 +49,10 @@ export class MosaicJsonLoader {
 
   /** The document at `location` (local path, file://, http(s)://, s3://). Throws RastileError. */
   async load(location: string, signal?: AbortSignal): Promise<MosaicJson> {
-    // The document's version is checked on every use, but the response cache knows only dataset versions.
-    markUnversionedRead(`the MosaicJSON document ${location} is not tracked by the response cache`);
     const source = await this.sources.open(location, signal);
+    // The response cache keys on the document's version (and on each COG's, recorded where it is opened).
+    if (source.version === undefined) markUnversionedRead(`the MosaicJSON document ${location} has no version`);
+    else recordRead(SOURCE_READ_KIND, location, source.version);
     const key = sourceCacheKey(source);
     const entry = await raceAbort(
       this.cache.getOrCreate(key, async () => {
