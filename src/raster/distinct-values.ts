@@ -6,6 +6,7 @@
  */
 import type { DType, TypedArray } from '../dtype.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
+import { sortValidKeys32 } from './sort-keys32.ts';
 
 /** Sorted distinct valid values with their pixel counts and (optional) summed coverage weights. */
 export interface Distinct {
@@ -301,52 +302,9 @@ function sortDistinct32(values: TypedArray, mask: Uint8Array, dtype: DType): Dis
 }
 
 function sortDistinct32Into(values: TypedArray, mask: Uint8Array, dtype: DType, keysA: Uint32Array, keysB: Uint32Array): Distinct {
-  let a = keysA;
-  let b = keysB;
-  const npix = values.length;
-  // two 16-bit digits (three 11-bit passes measured slower here: one more pass over the keys)
-  const low = new Uint32Array(65536);
-  const high = new Uint32Array(65536);
-  let valid = 0;
-  if (dtype === 'float32') {
-    const f = values as Float32Array;
-    const bits = new Uint32Array(f.buffer, f.byteOffset, npix);
-    for (let i = 0; i < npix; i++) {
-      if (mask[i] === 0 || f[i] - f[i] !== 0) continue;
-      const b = bits[i];
-      const k = b >>> 31 === 1 ? ~b >>> 0 : (b | 0x80000000) >>> 0;
-      a[valid++] = k;
-      low[k & 0xffff]++;
-      high[k >>> 16]++;
-    }
-  } else {
-    const flip = dtype === 'int32' ? 0x80000000 : 0;
-    for (let i = 0; i < npix; i++) {
-      if (mask[i] === 0) continue;
-      const k = (values[i] ^ flip) >>> 0;
-      a[valid++] = k;
-      low[k & 0xffff]++;
-      high[k >>> 16]++;
-    }
-  }
-  for (const [count, shift] of [
-    [low, 0],
-    [high, 16],
-  ] as const) {
-    if (valid === 0 || count[(a[0] >>> shift) & 0xffff] === valid) continue; // one digit value: already in order
-    for (let d = 0, sum = 0; d < 65536; d++) {
-      const c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < valid; i++) {
-      const k = a[i];
-      b[count[(k >>> shift) & 0xffff]++] = k;
-    }
-    const t = a;
-    a = b;
-    b = t;
-  }
+  const a = sortValidKeys32(values, mask, dtype, keysA, keysB);
+  const valid = a.length;
+  const b = a.buffer === keysA.buffer && a.byteOffset === keysA.byteOffset ? keysB : keysA;
   // run-length: the distinct keys into b, then their counts
   let m = 0;
   for (let i = 0; i < valid; i++) {

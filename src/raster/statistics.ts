@@ -1,7 +1,9 @@
 /**
  * Per-band statistics with rio-tiler's `get_array_statistics` semantics (spec §3.2, §8.3).
  *
- * Everything is derived from the sorted distinct valid values with their pixel counts and summed
+ * 32-bit bands without coverage (float data, nearly one distinct value per pixel) are walked
+ * as sorted keys without a distinct-value table (raster/sorted-statistics.ts). Otherwise
+ * everything is derived from the sorted distinct valid values with their pixel counts and summed
  * coverage weights: small-integer dtypes (8/16-bit) are counted in a direct-index array, other
  * dtypes are copied as sortable 32/64-bit keys and radix-sorted together with their weights.
  * No per-pixel allocation. Sum, mean, std and the weighted quantiles are computed per distinct
@@ -16,6 +18,7 @@ import { histogramOfDistinct, type HistogramBins } from './histogram.ts';
 import { allocate, dtypeOf, isFloat, type DType, type TypedArray } from '../dtype.ts';
 import { pyRound } from '../util/python.ts';
 import { distinctValues, type Distinct } from './distinct-values.ts';
+import { hasSortedStatistics, sortedStatistics } from './sorted-statistics.ts';
 
 export interface BandStatistics {
   min: number;
@@ -61,17 +64,34 @@ export function bandStatistics(values: TypedArray, mask: Uint8Array, options: St
   if (coverage && coverage.length !== npix) throw Errors.internal(`coverage length ${coverage.length} != values length ${npix}`);
   const dtype = dtypeOf(values);
   const percentiles = options.percentiles && options.percentiles.length > 0 ? options.percentiles : [2, 98];
+  const validPercentOf = (validPixels: number): number => {
+    let coveragePixels = npix;
+    if (coverage) {
+      coveragePixels = 0;
+      for (let i = 0; i < npix; i++) if (coverage[i] !== 0) coveragePixels++;
+    }
+    return coveragePixels === 0 ? 0 : pyRound(Math.min(validPixels / coveragePixels, 1) * 100, 2);
+  };
+
+  if (!coverage && !options.categorical && hasSortedStatistics(dtype)) {
+    const s = sortedStatistics(values, mask, dtype, percentiles, options.histogramBins ?? 10, options.histogramRange);
+    const { histogram, validPixels, percentiles: pvalues, ...rest } = s;
+    const out: BandStatistics = {
+      ...rest,
+      histogram: [histogram.counts, histogram.edges],
+      valid_percent: validPercentOf(validPixels),
+      masked_pixels: npix - validPixels,
+      valid_pixels: validPixels,
+    };
+    for (let i = 0; i < percentiles.length; i++) out[`percentile_${Math.trunc(percentiles[i])}`] = pvalues[i];
+    return out;
+  }
 
   const d = distinctValues(values, mask, coverage, dtype);
   const { keys, counts, n, validPixels } = d;
   const weights = d.weights ?? counts;
 
-  let coveragePixels = npix;
-  if (coverage) {
-    coveragePixels = 0;
-    for (let i = 0; i < npix; i++) if (coverage[i] !== 0) coveragePixels++;
-  }
-  const validPercent = coveragePixels === 0 ? 0 : pyRound(Math.min(validPixels / coveragePixels, 1) * 100, 2);
+  const validPercent = validPercentOf(validPixels);
 
   let histogram: [number[], number[]];
   if (options.categorical) histogram = categoricalHistogram(d, dtype, options.categories);

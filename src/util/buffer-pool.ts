@@ -27,6 +27,8 @@ export class BufferPool {
   private pending: ArrayBuffer[] = [];
   private scheduled = false;
   private keptBytes = 0;
+  /** New buffers made by `take` (zero-filled by the allocator). */
+  private allocated = 0;
 
   constructor(private maxBytes: number) {}
 
@@ -49,6 +51,20 @@ export class BufferPool {
   array(dtype: DType, length: number): TypedArray {
     const n = length * bytesPerSample(dtype);
     return n < MIN_CLASS ? allocate(dtype, length) : new (dtypeCtor(dtype))(this.take(n), 0, length);
+  }
+
+  /**
+   * `length` zero samples at offset 0 of a pooled buffer: a kept buffer is cleared, a new one is
+   * zero already and left untouched (the pages of a large one cost nothing until written: a
+   * sparse 4096² warp writes a few of them).
+   */
+  zeroed(dtype: DType, length: number): TypedArray {
+    const n = length * bytesPerSample(dtype);
+    if (n < MIN_CLASS) return allocate(dtype, length);
+    const allocated = this.allocated;
+    const out = new (dtypeCtor(dtype))(this.take(n), 0, length);
+    if (this.allocated === allocated) out.fill(0);
+    return out;
   }
 
   /** Whether `buf` came from this pool and has not been given back. */
@@ -88,12 +104,17 @@ export class BufferPool {
   private take(n: number): ArrayBuffer {
     // Larger than the pool could ever keep: exactly `n` bytes, not the next power of two (a 134 MB
     // warp coordinate array must not commit 256 MB), and never taken back (`lent` does not know it).
-    if (ceilPow2(n) > this.maxBytes) return new ArrayBuffer(n);
+    if (ceilPow2(n) > this.maxBytes) {
+      this.allocated++;
+      return new ArrayBuffer(n);
+    }
     const size = ceilPow2(n);
     const list = this.free.get(size);
     let buf = list?.pop();
-    if (buf === undefined) buf = new ArrayBuffer(size);
-    else {
+    if (buf === undefined) {
+      this.allocated++;
+      buf = new ArrayBuffer(size);
+    } else {
       this.keptBytes -= size;
       if (list!.length === 0) this.free.delete(size);
       this.order.splice(this.order.lastIndexOf(buf), 1);

@@ -83,4 +83,19 @@ describe('BufferPool, large buffers', () => {
     const f = pool.array('float64', 300 * KiB);
     assert.equal(f.buffer.byteLength, 2400 * KiB);
   });
+
+  it('zeroed: a kept buffer is cleared, a new one (or one larger than the pool) is zero as made', () => {
+    const pool = new BufferPool(1024 * KiB);
+    const a = pool.array('uint16', 100 * KiB);
+    a.fill(7);
+    pool.release(a.buffer);
+    const b = pool.zeroed('uint16', 90 * KiB);
+    assert.equal(b.buffer, a.buffer, 'the kept buffer is reused');
+    assert.ok(b.every((v) => v === 0));
+    assert.equal(b.length, 90 * KiB);
+    const big = pool.zeroed('float32', 512 * KiB); // 2 MiB: more than the pool keeps
+    assert.ok(big instanceof Float32Array && big.length === 512 * KiB && big.every((v) => v === 0));
+    const small = pool.zeroed('uint8', 100);
+    assert.ok(small instanceof Uint8Array && small.every((v) => v === 0));
+  });
 });

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
 import { WGS84 } from '../../geo/crs.ts';
+import { releaseImage } from '../../raster/image-data.ts';
 import { imageStatistics } from '../../raster/image-statistics.ts';
 import { parseFeatureOrCollection } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
@@ -36,7 +37,14 @@ export function registerStatisticsRoutes<D extends ParamDefs>(app: FastifyInstan
         const post = postProcessFor(p);
         const reader = await backend.open(p, signal);
         const img = await reader.preview({ ...readOptions(p), ...previewSize(p) }, signal);
-        return { kind: 'json', data: imageStatistics(await post(img), statisticsOptions(p)) };
+        const shown = await post(img);
+        try {
+          return { kind: 'json', data: imageStatistics(shown, statisticsOptions(p)) };
+        } finally {
+          // counted: the pixels are read by no one any more (pooled buffers serve the next read)
+          releaseImage(img);
+          if (shown !== img) releaseImage(shown);
+        }
       },
     });
 

@@ -96,8 +96,10 @@ export async function readWarpedImage(
   const dtype = ds.dtype;
   const fill = plan.nodata ?? 0;
   const warped: TypedArray[] = [];
-  for (let b = 0; b < readBands.length; b++) warped.push(await fillCooperative(BUFFER_POOL.array(dtype, count), fill));
-  const written = await fillCooperative(BUFFER_POOL.bytes(count), 0);
+  // zero fills: a new buffer (any larger than the pool) is zero already and stays untouched
+  for (let b = 0; b < readBands.length; b++)
+    warped.push(Object.is(fill, 0) ? BUFFER_POOL.zeroed(dtype, count) : await fillCooperative(BUFFER_POOL.array(dtype, count), fill));
+  const written = BUFFER_POOL.zeroed('uint8', count) as Uint8Array;
   const readMasks = new Map<SourceRegion, Uint8Array>();
   const source: BlockWarpSource = {
     read: async ([c0, r0, c1, r1]) => {
