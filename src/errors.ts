@@ -30,6 +30,7 @@ export const ERROR_KINDS = [
   'NoData', // nothing to return (mosaic with no granule/asset): 204
   'Overloaded', // the server's memory for requests in flight is taken: retry later (503)
   'RequestTimeout', // the request ran past RASTILE_REQUEST_TIMEOUT_MS (503)
+  'MosaicUnavailable', // a MosaicJSON document cannot be had (missing): TiTiler/cogeo-mosaic's MosaicError, 424
   'SourceChanged', // the dataset's bytes changed while it was being read (re-read once, then this)
   'Internal', // a broken invariant of our own code: a bug, never the client's fault
 ] as const;
@@ -109,6 +110,7 @@ export const Errors = {
   noData: make('NoData'),
   overloaded: make('Overloaded'),
   requestTimeout: make('RequestTimeout'),
+  mosaicUnavailable: make('MosaicUnavailable'),
   sourceChanged: make('SourceChanged'),
   /** A broken invariant of our own code (answered 500 and logged): never for a client's mistake. */
   internal: make('Internal'),

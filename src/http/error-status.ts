@@ -32,6 +32,7 @@ export const STATUS_BY_KIND: Record<RastileErrorKind, number> = {
   NoData: 204,
   Overloaded: 503,
   RequestTimeout: 503,
+  MosaicUnavailable: 424, // TiTiler's pin: a missing local mosaic.json is 424 (cogeo-mosaic's MosaicError), not 404
   SourceChanged: 503,
   Internal: 500,
 };

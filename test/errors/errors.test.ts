@@ -31,6 +31,7 @@ const CONSTRUCTED: Record<Exclude<keyof typeof Errors, 'wrap'>, RastileError> = 
   noData: Errors.noData('m'),
   overloaded: Errors.overloaded('m'),
   requestTimeout: Errors.requestTimeout('m'),
+  mosaicUnavailable: Errors.mosaicUnavailable('m'),
   sourceChanged: Errors.sourceChanged('m'),
   internal: Errors.internal('m'),
 };

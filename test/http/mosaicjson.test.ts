@@ -155,7 +155,8 @@ describe('/mosaicjson', () => {
 
   it('bad documents are 4xx JSON; a rewritten document is seen', async () => {
     const missing = await server.getJson<{ detail: string }>(`/mosaicjson/info?url=${q(path.join(tmp, 'nope.json'))}`);
-    assert.equal(missing.status, 404);
+    assert.equal(missing.status, 424, "TiTiler's pin (test_mosaic.py): a missing local mosaic.json is 424");
+    assert.match(missing.body.detail, /MosaicJSON document not found/);
     const badPath = path.join(tmp, 'bad.json');
     writeFileSync(badPath, '{"mosaicjson": 3');
     let r = await server.getJson<{ detail: string }>(`/mosaicjson/info?url=${q(badPath)}`);

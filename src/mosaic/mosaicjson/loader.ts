@@ -7,7 +7,7 @@
  * load records the document's version in the request's read set (kind SOURCE_READ_KIND), so the
  * response cache's key holds it.
  */
-import { Errors } from '../../errors.ts';
+import { Errors, isRastileError } from '../../errors.ts';
 import { raceAbort } from '../../sources/abort.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import { SOURCE_READ_KIND, sourceCacheKey } from '../../sources/version.ts';
@@ -49,7 +49,12 @@ export class MosaicJsonLoader {
 
   /** The document at `location` (local path, file://, http(s)://, s3://). Throws RastileError. */
   async load(location: string, signal?: AbortSignal): Promise<MosaicJson> {
-    const source = await this.sources.open(location, signal);
+    const source = await this.sources.open(location, signal).catch((err: unknown) => {
+      // TiTiler answers a missing document with cogeo-mosaic's MosaicError (424), not 404.
+      if (isRastileError(err, 'SourceNotFound'))
+        throw Errors.mosaicUnavailable(`MosaicJSON document not found: ${err.message}`, { cause: err, context: { url: location } });
+      throw err;
+    });
     // The response cache keys on the document's version (and on each COG's, recorded where it is opened).
     if (source.version === undefined) markUnversionedRead(`the MosaicJSON document ${location} has no version`);
     else recordRead(SOURCE_READ_KIND, location, source.version);
