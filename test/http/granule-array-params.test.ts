@@ -20,5 +20,5 @@ test('{datetime} in sel: the start of temporal, as Python isoformat prints it (t
 test('expressions naming variables are translated to their band positions', () => {
   const { layer, selection } = granuleArrayLayer({ variables: ['sst', 'ice'], decode_times: true, expression: 'sst*(1-ice)', temporal: undefined });
   assert.deepEqual(layer.expression?.bandIndexes, [1, 2]);
-  assert.deepEqual(selection, { variables: ['sst', 'ice'], group: undefined, sel: [], decodeTimes: true });
+  assert.deepEqual(selection, { variables: ['sst', 'ice'], group: undefined, sel: [], decodeTimes: true, bandLabels: 'variable-index' });
 });
