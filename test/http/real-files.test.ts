@@ -196,7 +196,7 @@ describe("GCP-georeferenced raster: GDAL's GCP polynomial warp, like rio-tiler's
   });
 });
 
-describe('non-Earth CRSs (rio-tiler test files, when /work/shared is present)', () => {
+describe('non-Earth CRSs (rio-tiler test files, when ../shared is present)', () => {
   const shared = path.join(SHARED, 'fixtures', 'rio-tiler');
   const skip = !existsSync(shared) && 'needs ../shared/fixtures/rio-tiler';
   const europa = q(`${shared}/cog_nonearth.tif`);

@@ -47,7 +47,7 @@ describe('the skipped-tests summary of npm test', () => {
       'no ../shared/fixtures/cmr',
       'no ../shared/fixtures/cmr/recordings',
       'shared/reference not present',
-      'no /work/shared/fixtures',
+      'no ../shared/fixtures',
     ])
       assert.ok(isShared(r), r);
     for (const r of ['chromium not installed', '/usr/bin/python3 not installed', 'needs rasterio', 'redis-server not installed', '', true, undefined])

@@ -1,7 +1,7 @@
 /**
  * The HDF5 reader on the real GHRSST GAMSSA granules (values checked against h5py, recorded in
  * test/fixtures/hdf5/gamssa.json by scripts/fixtures/make-hdf5-fixtures.py; skipped when
- * /work/shared/fixtures is absent), and over loopback HTTP with Range: open plus one chunk
+ * ../shared/fixtures is absent), and over loopback HTTP with Range: open plus one chunk
  * fetch only the ranges they need.
  */
 import assert from 'node:assert/strict';
@@ -14,10 +14,11 @@ import { createSourceOpener } from '../../../src/sources/open-source.ts';
 import { sourceOptionsFromEnv } from '../../../src/sources/options.ts';
 import { startRangeServer, type RangeServer } from '../../helpers/http-range-server.ts';
 import { fileSource } from '../file-source.ts';
+import { SHARED } from '../../helpers/test-server.ts';
 import { allVariables } from './read-all.ts';
 
 const DIR = path.join(import.meta.dirname, '..', '..', 'fixtures', 'hdf5');
-const SHARED = '/work/shared/fixtures/cmr/data';
+const SHARED_DATA = path.join(SHARED, 'fixtures', 'cmr', 'data');
 
 interface GamssaExpected {
   size: number;
@@ -38,8 +39,8 @@ interface GamssaExpected {
 }
 
 const gamssa = JSON.parse(readFileSync(path.join(DIR, 'gamssa.json'), 'utf8')) as Record<string, GamssaExpected>;
-const granules = existsSync(SHARED)
-  ? (readdirSync(SHARED, { recursive: true }) as string[]).filter((p) => path.basename(p) in gamssa).map((p) => path.join(SHARED, p))
+const granules = existsSync(SHARED_DATA)
+  ? (readdirSync(SHARED_DATA, { recursive: true }) as string[]).filter((p) => path.basename(p) in gamssa).map((p) => path.join(SHARED_DATA, p))
   : [];
 
 const sum = (a: ArrayLike<number>): number => {
@@ -50,7 +51,7 @@ const sum = (a: ArrayLike<number>): number => {
 
 describe(
   'GHRSST GAMSSA granules (real NetCDF-4: dense attributes, v1 B-tree, shuffle + deflate)',
-  { skip: granules.length === 0 && 'no /work/shared/fixtures' },
+  { skip: granules.length === 0 && 'no ../shared/fixtures' },
   () => {
     for (const file of granules) {
       it(path.basename(file), async () => {
@@ -112,7 +113,7 @@ describe('HDF5 over loopback HTTP with Range', () => {
     assert.ok(src.stats!.bytesFetched <= statSync(path.join(DIR, 'latest.h5')).size);
   });
 
-  it('opens a GAMSSA granule and reads its first analysed_sst chunk in 2 requests', { skip: granules.length === 0 && 'no /work/shared/fixtures' }, async () => {
+  it('opens a GAMSSA granule and reads its first analysed_sst chunk in 2 requests', { skip: granules.length === 0 && 'no ../shared/fixtures' }, async () => {
     const name = path.basename(granules[0]);
     const src = await opener().open(`${shared!.url}/${name}`, undefined, { offset: 0, length: HEAD_BYTES });
     const f = await openHdf5(src);
