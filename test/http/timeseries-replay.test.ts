@@ -10,27 +10,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { collectionResolution, pixelsPerStep } from '../../src/granule/timeseries/size-guard.ts';
+import { boxFeature } from '../helpers/geojson.ts';
 import { loadRecording, recordingsAvailable, startCmrReplay, type CmrReplay } from '../helpers/cmr-replay.ts';
 import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const available = recordingsAvailable();
-
-const polygon = (w: number, s: number, e: number, n: number) => ({
-  type: 'Feature',
-  properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [w, s],
-        [e, s],
-        [e, n],
-        [w, n],
-        [w, s],
-      ],
-    ],
-  },
-});
 
 describe('time series with recorded CMR exchanges', { skip: available ? false : 'shared CMR recordings not present' }, () => {
   let cmr: CmrReplay;
@@ -82,7 +66,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   it('size guard, MUR 0.01°, global AOI, 24 daily steps (legacy concept_id/datetime names): the AOI text', async () => {
     const r = await server.post(
       `/raster/timeseries/statistics?concept_id=C1996881146-POCLOUD&datetime=${q('2024-01-01T00:00:00Z/2024-01-24T23:59:59Z')}&step=P1D`,
-      polygon(-180, -90, 180, 90),
+      boxFeature([-180, -90, 180, 90]),
     );
     assert.equal(r.status, 400);
     assert.deepEqual(await r.json(), {
@@ -93,7 +77,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   it('size guard, MUR 0.01°, 40°×40° over 938 daily steps: the total text', async () => {
     const r = await server.post(
       `/raster/timeseries/statistics?collection_concept_id=C1996881146-POCLOUD&temporal=${q('2011-01-01T00:00:01/2013-07-27T00:00:01')}&step=P1D`,
-      polygon(-40, -40, 0, 0),
+      boxFeature([-40, -40, 0, 0]),
     );
     assert.equal(r.status, 400);
     assert.deepEqual(await r.json(), {
@@ -109,7 +93,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   it('/array size guard, MUR 0.01°, global AOI, 24 daily steps: the AOI text (statistics)', async () => {
     const r = await server.post(
       `/array/timeseries/statistics?${MUR}&temporal=${q('2024-01-01T00:00:00Z/2024-01-24T23:59:59Z')}&step=P1D`,
-      polygon(-180, -90, 180, 90),
+      boxFeature([-180, -90, 180, 90]),
     );
     assert.equal(r.status, 400);
     assert.deepEqual(await r.json(), {
@@ -120,7 +104,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   it('/array size guard, MUR 0.01°, 40°×40° over 938 daily steps: the total text (statistics)', async () => {
     const r = await server.post(
       `/array/timeseries/statistics?${MUR}&temporal=${q('2011-01-01T00:00:01/2013-07-27T00:00:01')}&step=P1D`,
-      polygon(-40, -40, 0, 0),
+      boxFeature([-40, -40, 0, 0]),
     );
     assert.equal(r.status, 400);
     assert.deepEqual(await r.json(), {
