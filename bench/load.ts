@@ -2,8 +2,9 @@
  * Shared pieces of the HTTP load benchmarks: waiting for the server, a deterministic tile sample,
  * /proc CPU and memory of the server, and a fixed-concurrency URL loop.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bounds } from '../src/geo/bounds.ts';
 import type { TileMatrixSet } from '../src/geo/tms.ts';
@@ -111,4 +112,38 @@ export function startScriptSettings(): { env: Record<string, string>; nodeArgs: 
   }
   for (i++; i < words.length && words[i].startsWith('--'); i++) nodeArgs.push(words[i]);
   return { env, nodeArgs };
+}
+
+/**
+ * The server of the granule benches (mosaic, time series): this checkout from source, one worker,
+ * private hosts allowed (the data host is on loopback), CMR at `cmrUrl`, the response cache off.
+ */
+export async function startGranuleServer(port: number, cmrUrl: string, healthzTimeoutMs?: number): Promise<ChildProcess> {
+  const bin = path.join(import.meta.dirname, '..', 'bin', 'rastile.js');
+  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--allow-private-hosts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      RASTILE_WORKERS: '1',
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      MALLOC_ARENA_MAX: '2',
+      RASTILE_FROM_SOURCE: '1',
+      RASTILE_CMR_URL: cmrUrl,
+      ...RENDER_EVERY_TIME,
+    },
+  });
+  try {
+    await waitForHealthz(`http://127.0.0.1:${port}`, healthzTimeoutMs);
+  } catch (err) {
+    server.kill('SIGTERM');
+    throw err;
+  }
+  return server;
+}
+
+/** SIGTERM, then wait for the exit. */
+export async function stopServer(server: ChildProcess): Promise<void> {
+  const done = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await done;
 }

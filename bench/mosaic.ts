@@ -13,8 +13,7 @@
  *   /usr/bin/python3 bench/make-mosaic-data.py      # once
  *   node --import tsx bench/mosaic.ts [passes=3] [connections=4]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { procCpuMs, RENDER_EVERY_TIME, runLoad, sampleTiles, waitForHealthz } from './load.ts';
+import { procCpuMs, runLoad, sampleTiles, startGranuleServer, stopServer } from './load.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,34 +33,6 @@ const PORT = 8766;
 function tileList(): Array<{ z: number; x: number; y: number }> {
   const central = transformBounds(crsFromEpsg(32633), WGS84, [515360 + 500, 4969280 + 500, 530720 - 500, 4984640 - 500], 21);
   return sampleTiles(getTileMatrixSet('WebMercatorQuad'), central, 11, 14, 12);
-}
-
-async function startServer(cmrUrl: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--allow-private-hosts'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      RASTILE_WORKERS: '1',
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      MALLOC_ARENA_MAX: '2',
-      RASTILE_FROM_SOURCE: '1',
-      RASTILE_CMR_URL: cmrUrl,
-      ...RENDER_EVERY_TIME,
-    },
-  });
-  try {
-    await waitForHealthz(`http://127.0.0.1:${PORT}`);
-  } catch (err) {
-    server.kill('SIGTERM');
-    throw err;
-  }
-  return server;
-}
-
-async function stop(server: ChildProcess): Promise<void> {
-  const done = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await done;
 }
 
 function rangeStats(reqs: RecordedRequest[]): { requests: number; bytes: number; duplicates: number; headerReads: number; files: number } {
@@ -104,7 +75,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   try {
     for (const s of scenarios) {
-      const server = await startServer(cmr.url);
+      const server = await startGranuleServer(PORT, cmr.url);
       try {
         const urls = tiles.map((t) => `http://127.0.0.1:${PORT}/raster/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.png?${s.query}`);
         const d0 = data.requests.length;
@@ -127,7 +98,7 @@ async function main(): Promise<void> {
           `| ${s.name} | ${(cold.requests / urls.length).toFixed(1)} | ${(cold.bytes / 1024 / urls.length).toFixed(0)} | ${cold.duplicates} | ${(cold.headerReads / Math.max(1, cold.files)).toFixed(2)} | ${cmrPerTile.toFixed(2)} | ${(cpu / n).toFixed(1)} | ${((n / wall) * 1000).toFixed(1)} | ${latencies[Math.floor(n * 0.5)].toFixed(0)} / ${latencies[Math.floor(n * 0.99)].toFixed(0)} | ${warmData.toFixed(2)} |`,
         );
       } finally {
-        await stop(server);
+        await stopServer(server);
       }
     }
   } finally {

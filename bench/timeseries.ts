@@ -16,14 +16,13 @@
  *   /usr/bin/python3 bench/make-timeseries-data.py      # once
  *   node --import tsx bench/timeseries.ts [passes=3]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCmrStandin, type UmmItem } from '../test/helpers/cmr-standin.ts';
 import { startRangeServer, type RecordedRequest } from '../test/helpers/http-range-server.ts';
-import { procCpuMs, RENDER_EVERY_TIME, waitForHealthz } from './load.ts';
+import { procCpuMs, startGranuleServer, stopServer } from './load.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = path.join(here, 'out', 'timeseries');
@@ -46,34 +45,6 @@ const FEATURE = {
     ],
   },
 };
-
-async function startServer(cmrUrl: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, [path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--allow-private-hosts'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      RASTILE_WORKERS: '1',
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      MALLOC_ARENA_MAX: '2',
-      RASTILE_FROM_SOURCE: '1',
-      RASTILE_CMR_URL: cmrUrl,
-      ...RENDER_EVERY_TIME,
-    },
-  });
-  try {
-    await waitForHealthz(`http://127.0.0.1:${PORT}`, 120_000); // tsx compiling on a loaded machine
-  } catch (err) {
-    server.kill('SIGTERM');
-    throw err;
-  }
-  return server;
-}
-
-async function stop(server: ChildProcess): Promise<void> {
-  const done = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await done;
-}
 
 function duplicates(reqs: RecordedRequest[]): number {
   const seen = new Set<string>();
@@ -155,7 +126,7 @@ async function main(): Promise<void> {
     for (const s of scenarios) {
       const runs: Run[] = [];
       for (let i = 0; i < passes; i++) {
-        const server = await startServer(cmr.url);
+        const server = await startGranuleServer(PORT, cmr.url, 120_000);
         try {
           const warm = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-03T23:59:59Z');
           const warmDay = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-01T23:59:59Z');
@@ -178,7 +149,7 @@ async function main(): Promise<void> {
             cmrRequests: cmr.requests.length - c0,
           });
         } finally {
-          await stop(server);
+          await stopServer(server);
         }
       }
       const r: Run = {
