@@ -27,7 +27,7 @@ import { peakRssMb, procCpuMs, RENDER_EVERY_TIME, sampleTiles, startScriptSettin
 const here = path.dirname(fileURLToPath(import.meta.url));
 const passes = Number(process.argv[2] ?? 3);
 const delayMs = Number(process.argv[3] ?? 20);
-const PORT = 8767;
+const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 const VARIABLE = 'analysed_sst';
 
 /** Requests and body bytes the range server answered since `from` (bytes from each request's Range and the file size). */

@@ -27,7 +27,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = path.join(here, 'out', 'mosaic');
 const passes = Number(process.argv[2] ?? 3);
 const connections = Number(process.argv[3] ?? 4);
-const PORT = 8766;
+const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 
 /** Tiles z11–14 over the area every granule covers (a sample of at most 12 per zoom). */
 function tileList(): Array<{ z: number; x: number; y: number }> {

@@ -29,7 +29,7 @@ const repo = path.resolve(here, '..');
 const out = path.join(here, 'out');
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
-const PORT = 8766;
+const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 const base = `http://127.0.0.1:${PORT}`;
 const DEMO = encodeURIComponent(path.join(repo, 'demo', 'rastile-demo.tif'));
 

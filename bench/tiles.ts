@@ -22,7 +22,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.join(here, 'out');
 const passes = Number(process.argv[2] ?? 3);
 const connections = Number(process.argv[3] ?? 8);
-const PORT = 8765;
+const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 
 async function main(): Promise<void> {
   const tiles = tileList();

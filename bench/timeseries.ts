@@ -27,7 +27,7 @@ import { procCpuMs, startGranuleServer, stopServer } from './load.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = path.join(here, 'out', 'timeseries');
 const passes = Number(process.argv[2] ?? 3);
-const PORT = 8767;
+const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 const BOX = [15.05, 44.93, 15.3, 45.1];
 const FEATURE = {
   type: 'Feature',

@@ -37,7 +37,7 @@ const seconds = Number(process.argv[2] ?? 20);
 const connections = Number(process.argv[3] ?? 8);
 const workerCounts = (process.argv[4] ?? '1,2').split(',').map(Number);
 const rounds = Math.max(1, Number(process.argv[5] ?? 1));
-const PORT = 8766;
+const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 const base = `http://127.0.0.1:${PORT}`;
 
 /** The process and its descendants. */
