@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bounds } from '../src/geo/bounds.ts';
 import type { TileMatrixSet } from '../src/geo/tms.ts';
 
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString());
+export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString());
 
 /** utime + stime of every thread of `pid`, in ms. */
 export function procCpuMs(pid: number): number {

@@ -28,16 +28,19 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
+import { CLK_TCK, procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
 import { out, tileList, tileUrl } from './tile-urls.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
 const seconds = Number(process.argv[2] ?? 20);
 const connections = Number(process.argv[3] ?? 8);
-const workerCounts = (process.argv[4] ?? '1,2').split(',').map(Number);
+/** Worker counts; "Ns" = N separate instances with tile affinity (see `run`). */
+const workerCounts = (process.argv[4] ?? '1,2').split(',');
 const rounds = Math.max(1, Number(process.argv[5] ?? 1));
 const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
+/** Extra node flags for the server (experiments), e.g. BENCH_NODE_ARGS='--v8-pool-size=1'. */
+const extraNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const base = `http://127.0.0.1:${PORT}`;
 
 /** The process and its descendants. */
@@ -92,9 +95,55 @@ function treeMemory(pids: number[]): { rss: number; pss: number; once: number } 
 
 const treeCpuMs = (pids: number[]): number => pids.reduce((s, p) => s + procCpuMs(p), 0);
 
-async function decodes(): Promise<number> {
-  const m = await (await fetch(`${base}/metrics`)).text();
-  return Number(/^rastile_block_decodes_total (\d+)/m.exec(m)?.[1] ?? NaN);
+/** Where a tree's CPU goes: the supervisor, and per worker its event-loop thread, libuv's pool, V8's helpers (GC, compiler), the rest. */
+type CpuSplit = Record<'primary' | 'main' | 'pool' | 'v8' | 'other', number>;
+
+/** CPU ms of every live thread of the tree by kind (a thread's kind from its name; the main thread's id is the process's). */
+function threadCpu(pids: number[], primary: number): CpuSplit {
+  const split: CpuSplit = { primary: 0, main: 0, pool: 0, v8: 0, other: 0 };
+  const tick = 1000 / CLK_TCK;
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const ms = (Number(f[11]) + Number(f[12])) * tick;
+        const kind: keyof CpuSplit =
+          pid === primary
+            ? 'primary'
+            : Number(tid) === pid
+              ? 'main'
+              : comm === 'libuv-worker'
+                ? 'pool'
+                : comm === 'node' || comm.startsWith('DelayedTask')
+                  ? 'v8'
+                  : 'other';
+        split[kind] += ms;
+      } catch {
+        // gone
+      }
+    }
+  }
+  return split;
+}
+
+/** Block decodes, and full (major) garbage collections with their seconds, of the whole tree so far. */
+async function counters(server: string): Promise<{ decodes: number; majorGcs: number; gcS: number }> {
+  const m = await (await fetch(`${server}/metrics`)).text();
+  const value = (re: RegExp): number => Number(re.exec(m)?.[1] ?? NaN);
+  const gcS = [...m.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([\d.e+-]+)/gm)].reduce((a, x) => a + Number(x[1]), 0);
+  return {
+    decodes: value(/^rastile_block_decodes_total (\d+)/m),
+    majorGcs: Number(/^nodejs_gc_duration_seconds_count\{[^}]*kind="major"[^}]*\} (\d+)/m.exec(m)?.[1] ?? 0),
+    gcS,
+  };
 }
 
 interface WrkResult {
@@ -107,8 +156,8 @@ interface WrkResult {
 }
 
 /** wrk over the paths of `pathsFile` (bench/wrk-paths.lua cycles through them); runs beside us (async). */
-function wrk(durationS: number, pathsFile: string): Promise<WrkResult & { cpuMs: number }> {
-  const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${durationS}s`, '-s', path.join(here, 'wrk-paths.lua'), base], {
+function wrk(durationS: number, pathsFile: string, server: string, conns: number): Promise<WrkResult & { cpuMs: number }> {
+  const child = spawn('wrk', ['-t1', `-c${conns}`, `-d${durationS}s`, '-s', path.join(here, 'wrk-paths.lua'), server], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, WRK_PATHS: pathsFile },
   });
@@ -131,19 +180,86 @@ function wrk(durationS: number, pathsFile: string): Promise<WrkResult & { cpuMs:
   );
 }
 
-async function run(workers: number, pathsFile: string): Promise<Record<string, number>> {
-  const start = startScriptSettings();
-  const server = spawn(process.execPath, [...start.nodeArgs, path.join(root, 'bin', 'rastile.js'), 'serve', '--port', String(PORT), '--local-roots', out], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { LOG_LEVEL: 'warn', ...start.env, ...process.env, RASTILE_WORKERS: String(workers), ...RENDER_EVERY_TIME },
+/** The paths of `file` split into `n` files by the tile's parent (dataset, z−1, x≫1, y≫1): what a balancer hashing the parent tile sends to each instance. */
+function splitByParent(file: string, n: number): string[] {
+  const parts: string[][] = Array.from({ length: n }, () => []);
+  for (const p of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const m = /\/(\d+)\/(\d+)\/(\d+)\.png\?url=([^&]*)/.exec(p)!;
+    const key = `${m[4]}/${Number(m[1]) - 1}/${Number(m[2]) >> 1}/${Number(m[3]) >> 1}`;
+    let h = 2166136261; // FNV-1a
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619) >>> 0;
+    parts[h % n].push(p);
+  }
+  return parts.map((lines, i) => {
+    const f = `${file}.${i}-of-${n}`;
+    writeFileSync(f, lines.join('\n') + '\n');
+    return f;
   });
+}
+
+/**
+ * One measured run. `spec` "N": `rastile serve --workers N` (a cluster; connections spread by
+ * node's primary). "Ns": N separate one-process instances (block cache budget split the same way),
+ * each with its own wrk over its share of the tiles split by parent tile — the tile affinity a
+ * balancer hashing the parent would give, at no balancer cost (the upper bound of that recipe).
+ */
+async function run(spec: string, pathsFile: string): Promise<Record<string, number>> {
+  const workers = Number.parseInt(spec, 10);
+  const separate = spec.endsWith('s');
+  const start = startScriptSettings();
+  const totalCacheMb = Number(process.env.RASTILE_BLOCK_CACHE_MB ?? 40);
+  const bases = separate ? Array.from({ length: workers }, (_, i) => `http://127.0.0.1:${PORT + i}`) : [base];
+  const servers = bases.map((b) =>
+    spawn(
+      process.execPath,
+      [...start.nodeArgs, ...extraNodeArgs, path.join(root, 'bin', 'rastile.js'), 'serve', '--port', new URL(b).port, '--local-roots', out],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          LOG_LEVEL: 'warn',
+          ...start.env,
+          ...process.env,
+          RASTILE_WORKERS: separate ? '1' : String(workers),
+          ...(separate ? { RASTILE_BLOCK_CACHE_MB: String(Math.floor(totalCacheMb / workers)) } : {}),
+          ...RENDER_EVERY_TIME,
+        },
+      },
+    ),
+  );
+  const files = separate ? splitByParent(pathsFile, workers) : [pathsFile];
+  const conns = separate ? Math.max(1, Math.round(connections / workers)) : connections;
+  const wrkAll = async (durationS: number): Promise<WrkResult & { cpuMs: number }> => {
+    const rs = await Promise.all(bases.map((b, i) => wrk(durationS, files[i], b, conns)));
+    const sum = (k: 'requests' | 'errors' | 'non2xx' | 'cpuMs'): number => rs.reduce((a, r) => a + r[k], 0);
+    const max = (k: 'duration_us' | 'p50_us' | 'p99_us'): number => Math.max(...rs.map((r) => r[k]));
+    return {
+      requests: sum('requests'),
+      errors: sum('errors'),
+      non2xx: sum('non2xx'),
+      cpuMs: sum('cpuMs'),
+      duration_us: max('duration_us'),
+      p50_us: max('p50_us'),
+      p99_us: max('p99_us'),
+    };
+  };
+  const allCounters = async (): Promise<{ decodes: number; majorGcs: number; gcS: number }> => {
+    const cs = await Promise.all(bases.map(counters));
+    return { decodes: cs.reduce((a, c) => a + c.decodes, 0), majorGcs: cs.reduce((a, c) => a + c.majorGcs, 0), gcS: cs.reduce((a, c) => a + c.gcS, 0) };
+  };
   try {
-    await waitForHealthz(base, 120_000);
-    // Every worker warm (datasets open, JIT, caches at their steady state): a short wrk run.
-    await wrk(Math.max(3, Math.round(seconds / 4)), pathsFile);
-    const pids = tree(server.pid!);
+    for (const b of bases) await waitForHealthz(b, 120_000);
+    // Every worker warm (datasets open, JIT, caches at their steady state): wrk until the tiles
+    // went through twice (on a loaded machine a fixed time is not one pass: decodes/tile would be
+    // the cold first pass's), at most 2 minutes.
+    const listLength = readFileSync(pathsFile, 'utf8').split('\n').filter(Boolean).length;
+    for (let warmed = 0, t0 = Date.now(); warmed < 2 * listLength && Date.now() - t0 < 120_000;) {
+      warmed += (await wrkAll(Math.max(3, Math.round(seconds / 4)))).requests;
+    }
+    const pids = servers.flatMap((s) => tree(s.pid!));
     const cpu0 = treeCpuMs(pids);
-    const decodes0 = await decodes();
+    const supervisor = workers > 1 && !separate ? servers[0].pid! : -1; // one process: it serves itself
+    const split0 = threadCpu(pids, supervisor);
+    const counters0 = await allCounters();
     const peak = { rss: 0, pss: 0, once: 0 };
     const sample = (): void => {
       const m = treeMemory(pids);
@@ -153,15 +269,19 @@ async function run(workers: number, pathsFile: string): Promise<Record<string, n
     };
     const sampler = setInterval(sample, 100);
     const load = os.loadavg()[0];
-    const r = await wrk(seconds, pathsFile);
+    const r = await wrkAll(seconds);
     clearInterval(sampler);
     sample();
     const cpu = treeCpuMs(pids) - cpu0;
-    const decoded = (await decodes()) - decodes0;
+    const split1 = threadCpu(pids, supervisor);
+    const perTile = (k: keyof CpuSplit): number => (split1[k] - split0[k]) / r.requests;
+    const counters1 = await allCounters();
+    const decoded = counters1.decodes - counters0.decodes;
     const ok = r.requests - r.non2xx;
     const wallMs = r.duration_us / 1000;
     return {
       workers,
+      separate: separate ? 1 : 0,
       processes: pids.length,
       load,
       tilesPerSec: ok / (wallMs / 1000),
@@ -171,14 +291,25 @@ async function run(workers: number, pathsFile: string): Promise<Record<string, n
       p50: r.p50_us / 1000,
       p99: r.p99_us / 1000,
       decodesPerTile: decoded / r.requests,
+      passes: r.requests / listLength,
+      primaryMs: perTile('primary'),
+      mainMs: perTile('main'),
+      poolMs: perTile('pool'),
+      v8Ms: perTile('v8'),
+      otherMs: perTile('other'),
+      wrkMs: r.cpuMs / r.requests,
+      majorGcsPer100: ((counters1.majorGcs - counters0.majorGcs) * 100) / r.requests,
+      gcMs: ((counters1.gcS - counters0.gcS) * 1000) / r.requests,
       rssMb: peak.rss,
       pssMb: peak.pss,
       onceMb: peak.once,
       errors: r.errors + r.non2xx,
     };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    for (const server of servers) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
   }
 }
 
@@ -209,7 +340,7 @@ async function main(): Promise<void> {
   writeFileSync(pathsFile, kept.join('\n') + '\n');
 
   const load0 = os.loadavg()[0].toFixed(1);
-  const runs = new Map<number, Array<Record<string, number>>>(workerCounts.map((n) => [n, []]));
+  const runs = new Map<string, Array<Record<string, number>>>(workerCounts.map((n) => [n, []]));
   for (let round = 0; round < rounds; round++) for (const n of workerCounts) runs.get(n)!.push(await run(n, pathsFile));
   const load1 = os.loadavg()[0].toFixed(1);
   const median = (xs: number[]): number => {
@@ -223,21 +354,35 @@ async function main(): Promise<void> {
     return row;
   });
   const one = results[0];
+  const label = (r: Record<string, number>): string => (r.separate ? `${r.workers} instances, affinity` : String(r.workers));
   console.log(
     `Workers benchmark ${new Date().toISOString().slice(0, 16)}Z: ${kept.length} tiles, wrk -t1 -c${connections} ${seconds} s, PNG, ` +
       `${rounds} round(s) interleaved (medians); load average (1 min) ${load0} before, ${load1} after; ${os.availableParallelism()} cores`,
   );
+  const knobs = ['BENCH_NODE_ARGS', 'UV_THREADPOOL_SIZE', 'RASTILE_BLOCK_CACHE_MB'].filter((k) => process.env[k] !== undefined);
+  if (knobs.length > 0) console.log(`Settings: ${knobs.map((k) => `${k}=${process.env[k]}`).join(' ')}`);
   console.log(
-    '| workers | load | tiles/s | × 1 worker | CPU ms/tile (tree) | cores used: tree / wrk | p50 / p99 ms | decodes/tile | ' +
+    '| workers | load | tiles/s | × 1 worker | CPU ms/tile (tree) | cores used: tree / wrk | p50 / p99 ms | decodes/tile (passes over the list) | ' +
       'peak Σ RSS MB | × 1 | peak Σ PSS MB | × 1 | peak private + shared once MB | × 1 | errors |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const x = (k: string): string => (r[k] / one[k]).toFixed(2);
     console.log(
-      `| ${r.workers} | ${r.load.toFixed(1)} | ${r.tilesPerSec.toFixed(0)} | ${x('tilesPerSec')} | ${r.cpuMsPerTile.toFixed(2)} | ` +
-        `${r.treeCores.toFixed(2)} / ${r.wrkCores.toFixed(2)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} | ${r.decodesPerTile.toFixed(2)} | ` +
+      `| ${label(r)} | ${r.load.toFixed(1)} | ${r.tilesPerSec.toFixed(0)} | ${x('tilesPerSec')} | ${r.cpuMsPerTile.toFixed(2)} | ` +
+        `${r.treeCores.toFixed(2)} / ${r.wrkCores.toFixed(2)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} | ${r.decodesPerTile.toFixed(2)} (${r.passes.toFixed(1)} passes) | ` +
         `${r.rssMb.toFixed(0)} | ${x('rssMb')} | ${r.pssMb.toFixed(0)} | ${x('pssMb')} | ${r.onceMb.toFixed(0)} | ${x('onceMb')} | ${r.errors} |`,
+    );
+  }
+  console.log('\nCPU ms per tile by thread (all workers summed; wrk is outside the tree):');
+  console.log(
+    "| workers | supervisor | workers' event-loop threads | libuv pool (zlib, fs, sharp) | V8 helpers (GC, compiler) | other threads | wrk | full GCs per 100 tiles | GC pause ms/tile |",
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const f = (k: string): string => r[k].toFixed(2);
+    console.log(
+      `| ${label(r)} | ${f('primaryMs')} | ${f('mainMs')} | ${f('poolMs')} | ${f('v8Ms')} | ${f('otherMs')} | ${f('wrkMs')} | ${f('majorGcsPer100')} | ${f('gcMs')} |`,
     );
   }
 }
