@@ -18,8 +18,16 @@
  *   the shared pages counted once — what the tree really adds to the machine's memory (exact
  *   when the processes share the same files, which they do: one node binary, one node_modules).
  *
+ * CPU is also split by thread (from /proc/<pid>/task): the supervisor, the workers' event-loop
+ * threads, libuv's pool (fs, async zlib, sharp), V8's helper threads (concurrent/parallel GC,
+ * compiler), with full GCs per 100 tiles and GC time per tile from /metrics. A worker count "Ns"
+ * runs N separate one-process instances, each fed its share of the tiles by its own wrk (split by
+ * parent tile): the tile affinity a balancer hashing the parent tile would give, at no cost.
+ * Extra node flags for experiments: BENCH_NODE_ARGS (e.g. --single-threaded-gc).
+ *
  *   /usr/bin/python3 bench/make-bench-data.py      # once
  *   node --import tsx bench/workers.ts [seconds=20] [connections=8] [workers=1,2] [rounds=1]
+ *   node --import tsx bench/workers.ts 15 8 1,2,2s 3    # with the affinity bound, 3 interleaved rounds
  *
  * The machine's load average is printed beside the figures: on a shared machine they move with it.
  */
