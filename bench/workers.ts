@@ -207,7 +207,8 @@ function splitByParent(file: string, n: number): string[] {
 
 /**
  * One measured run. `spec` "N": `rastile serve --workers N` (a cluster; connections spread by
- * node's primary). "Ns": N separate one-process instances (block cache budget split the same way),
+ * node's primary). "Ns": N separate one-process instances (block cache budget split the same way;
+ * the 24 MiB buffer pool is whole in each, as in any separate process),
  * each with its own wrk over its share of the tiles split by parent tile — the tile affinity a
  * balancer hashing the parent would give, at no balancer cost (the upper bound of that recipe).
  */
