@@ -31,30 +31,51 @@ const HIGH_DIGITS = new Uint32Array(65536);
  * of `keysA` or `keysB`, both of the band's length; NaN costs the gather's one comparison.
  */
 export function sortValidKeys32(values: TypedArray, mask: Uint8Array, dtype: DType, keysA: Uint32Array, keysB: Uint32Array): Uint32Array {
+  return sortValid32(values, mask, dtype, keysA, keysB, false);
+}
+
+/**
+ * `sortValidKeys32` decoded: the sorted valid values as their own 32-bit patterns (a view of the
+ * result as `dtype` gives the values), decoded by the last scatter on the way.
+ */
+export function sortValidBits32(values: TypedArray, mask: Uint8Array, dtype: DType, keysA: Uint32Array, keysB: Uint32Array): Uint32Array {
+  return sortValid32(values, mask, dtype, keysA, keysB, true);
+}
+
+function sortValid32(values: TypedArray, mask: Uint8Array, dtype: DType, keysA: Uint32Array, keysB: Uint32Array, decode: boolean): Uint32Array {
   const npix = values.length;
+  const flip = intFlip(dtype);
   if (npix < 1 << 16) {
-    const valid = dtype === 'float32' ? gatherFloat32(values as Float32Array, mask, keysA) : gatherInt(values, mask, intFlip(dtype), keysA);
-    return keysA.subarray(0, valid).sort();
+    const valid = dtype === 'float32' ? gatherFloat32(values as Float32Array, mask, keysA) : gatherInt(values, mask, flip, keysA);
+    const sorted = keysA.subarray(0, valid).sort();
+    if (decode) decodeInPlace(sorted, dtype);
+    return sorted;
   }
   // two 16-bit digits (three 11-bit passes measured slower here: one more pass over the keys)
   const low = LOW_DIGITS.fill(0);
   const high = HIGH_DIGITS.fill(0);
   const valid =
-    dtype === 'float32' ? gatherFloat32Digits(values as Float32Array, mask, keysA, low, high) : gatherIntDigits(values, mask, intFlip(dtype), keysA, low, high);
+    dtype === 'float32' ? gatherFloat32Digits(values as Float32Array, mask, keysA, low, high) : gatherIntDigits(values, mask, flip, keysA, low, high);
+  // a digit with one value over all keys leaves them in order: no pass
+  const lowPass = valid > 0 && low[keysA[0] & 0xffff] !== valid;
+  const highPass = valid > 0 && high[keysA[0] >>> 16] !== valid;
   let a = keysA;
   let b = keysB;
-  // a digit with one value over all keys leaves them in order: no pass
-  if (valid > 0 && low[a[0] & 0xffff] !== valid) {
-    prefixSums(low);
-    scatter(a, b, valid, low, 0);
+  for (const [pass, count, shift] of [
+    [lowPass, low, 0],
+    [highPass, high, 16],
+  ] as const) {
+    if (!pass) continue;
+    prefixSums(count);
+    const last = shift === 16 || !highPass;
+    if (!decode || !last) scatter(a, b, valid, count, shift);
+    else if (dtype === 'float32') scatterFloat32Bits(a, b, valid, count, shift);
+    else scatterFlipped(a, b, valid, count, shift, flip);
     [a, b] = [b, a];
   }
-  if (valid > 0 && high[a[0] >>> 16] !== valid) {
-    prefixSums(high);
-    scatter(a, b, valid, high, 16);
-    [a, b] = [b, a];
-  }
-  return a.subarray(0, valid);
+  const sorted = a.subarray(0, valid);
+  if (decode && !lowPass && !highPass) decodeInPlace(sorted, dtype);
+  return sorted;
 }
 
 const intFlip = (dtype: DType): number => (dtype === 'int32' ? 0x80000000 : 0);
@@ -65,8 +86,9 @@ function gatherFloat32Digits(f: Float32Array, mask: Uint8Array, out: Uint32Array
   const npix = f.length;
   let valid = 0;
   for (let i = 0; i < npix; i++) {
-    if (mask[i] === 0 || f[i] - f[i] !== 0) continue;
-    const k = float32Key(bits[i]);
+    const b = bits[i];
+    if (mask[i] === 0 || (b & 0x7f800000) === 0x7f800000) continue; // NaN, ±Inf: exponent all ones
+    const k = float32Key(b);
     out[valid++] = k;
     low[k & 0xffff]++;
     high[k >>> 16]++;
@@ -93,7 +115,7 @@ function gatherFloat32(f: Float32Array, mask: Uint8Array, out: Uint32Array): num
   const bits = new Uint32Array(f.buffer, f.byteOffset, f.length);
   const npix = f.length;
   let valid = 0;
-  for (let i = 0; i < npix; i++) if (mask[i] !== 0 && f[i] - f[i] === 0) out[valid++] = float32Key(bits[i]);
+  for (let i = 0; i < npix; i++) if (mask[i] !== 0 && (bits[i] & 0x7f800000) !== 0x7f800000) out[valid++] = float32Key(bits[i]);
   return valid;
 }
 
@@ -120,4 +142,36 @@ function scatter(from: Uint32Array, to: Uint32Array, n: number, start: Uint32Arr
     const k = from[i];
     to[start[(k >>> shift) & 0xffff]++] = k;
   }
+}
+
+/** `scatter` writing each key's float32 bits. */
+function scatterFloat32Bits(from: Uint32Array, to: Uint32Array, n: number, start: Uint32Array, shift: number): void {
+  for (let i = 0; i < n; i++) {
+    const k = from[i];
+    to[start[(k >>> shift) & 0xffff]++] = float32KeyBits(k);
+  }
+}
+
+/** `scatter` writing each int32/uint32 key's own bits (the key with `flip` undone). */
+function scatterFlipped(from: Uint32Array, to: Uint32Array, n: number, start: Uint32Array, shift: number, flip: number): void {
+  for (let i = 0; i < n; i++) {
+    const k = from[i];
+    to[start[(k >>> shift) & 0xffff]++] = k ^ flip;
+  }
+}
+
+/** Sorted keys to their values' bits, in place. */
+function decodeInPlace(keys: Uint32Array, dtype: DType): void {
+  if (dtype === 'float32') decodeFloat32Keys(keys);
+  else if (dtype === 'int32') flipKeys(keys, 0x80000000);
+}
+
+function decodeFloat32Keys(keys: Uint32Array): void {
+  const n = keys.length;
+  for (let i = 0; i < n; i++) keys[i] = float32KeyBits(keys[i]);
+}
+
+function flipKeys(keys: Uint32Array, flip: number): void {
+  const n = keys.length;
+  for (let i = 0; i < n; i++) keys[i] = keys[i] ^ flip;
 }

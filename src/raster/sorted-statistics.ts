@@ -10,7 +10,7 @@
 import type { DType, TypedArray } from '../dtype.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
 import { histogramOfSorted, type Histogram, type HistogramBins } from './histogram.ts';
-import { float32KeyBits, sortValidKeys32 } from './sort-keys32.ts';
+import { sortValidBits32 } from './sort-keys32.ts';
 
 export interface SortedStatistics {
   min: number;
@@ -43,45 +43,24 @@ export function sortedStatistics(
   const scratchA = BUFFER_POOL.bytes(4 * npix);
   const scratchB = BUFFER_POOL.bytes(4 * npix);
   try {
-    const keys = sortValidKeys32(
+    const bits = sortValidBits32(
       values,
       mask,
       dtype,
       new Uint32Array(scratchA.buffer, scratchA.byteOffset, npix),
       new Uint32Array(scratchB.buffer, scratchB.byteOffset, npix),
     );
-    return walkSortedValues(keysToValues(keys, dtype), dtype, percentiles, bins, range);
+    return walkSortedValues(asValues(bits, dtype), dtype, percentiles, bins, range);
   } finally {
     BUFFER_POOL.release(scratchA.buffer, scratchB.buffer);
   }
 }
 
-/**
- * The sorted keys back to values in place (the order is kept): float32 and int32 keys decoded
- * into a view of their own buffer, uint32 keys are their values.
- */
-function keysToValues(keys: Uint32Array, dtype: DType): Float32Array | Int32Array | Uint32Array {
-  if (dtype === 'float32') {
-    decodeFloat32Keys(keys);
-    return new Float32Array(keys.buffer, keys.byteOffset, keys.length);
-  }
-  if (dtype === 'int32') {
-    decodeInt32Keys(keys);
-    return new Int32Array(keys.buffer, keys.byteOffset, keys.length);
-  }
-  return keys;
-}
-
-// The loops below are small functions with nothing after the loop but `return` (see sort-keys32.ts).
-
-function decodeFloat32Keys(keys: Uint32Array): void {
-  const n = keys.length;
-  for (let i = 0; i < n; i++) keys[i] = float32KeyBits(keys[i]);
-}
-
-function decodeInt32Keys(keys: Uint32Array): void {
-  const n = keys.length;
-  for (let i = 0; i < n; i++) keys[i] = keys[i] ^ 0x80000000;
+/** The sorted values' bits (sortValidBits32) viewed as values of `dtype`. */
+function asValues(bits: Uint32Array, dtype: DType): Float32Array | Int32Array | Uint32Array {
+  if (dtype === 'float32') return new Float32Array(bits.buffer, bits.byteOffset, bits.length);
+  if (dtype === 'int32') return new Int32Array(bits.buffer, bits.byteOffset, bits.length);
+  return bits;
 }
 
 /**
