@@ -158,6 +158,9 @@ const streamHandles = new Map<string, ReusedHandle[]>();
 /** Whether each configuration's streams got a native handle (reported by zlibFastPath). */
 const streamFastPath = new Map<string, boolean>();
 
+/** Idle handles kept per configuration (each holds ~0.5 MB of zlib state); more concurrent streams get new ones. */
+const IDLE_STREAM_HANDLES = 2;
+
 /** First output chunk of a DeflateStream; each next one is as large as all output so far. */
 const FIRST_CHUNK = 1 << 18;
 
@@ -206,7 +209,8 @@ export class DeflateStream {
     this.chunks.push(this.out.subarray(0, this.written));
     const key = `deflate:${this.settings.level}:${this.settings.memLevel}:${this.settings.strategy}`;
     const idle = streamHandles.get(key) ?? [];
-    idle.push(this.handle!);
+    if (idle.length < IDLE_STREAM_HANDLES) idle.push(this.handle!);
+    else this.handle!.close();
     streamHandles.set(key, idle);
     this.handle = null;
     return this.chunks;

@@ -72,6 +72,21 @@ describe('reused zlib handles', () => {
     }
   });
 
+  it('two streams of one configuration written in turn (as across awaits) each hold their own handle', () => {
+    const s = { level: 6, memLevel: 9, strategy: constants.Z_FILTERED };
+    const a = new DeflateStream(s);
+    const b = new DeflateStream(s);
+    const other = data.map((v) => 255 - v);
+    for (let at = 0; at < data.length; at += 10_000) {
+      a.write(data.subarray(at, at + 10_000));
+      b.write(other.subarray(at, at + 10_000));
+    }
+    assert.equal(Buffer.compare(inflateSync(Buffer.concat(a.finish())), data), 0);
+    assert.equal(Buffer.compare(inflateSync(Buffer.concat(b.finish())), other), 0);
+    a.close();
+    b.close();
+  });
+
   it(`runs on reused native handles, not the fallback, on node ${process.versions.node}`, () => {
     // Exercise both directions, then ask which path each configuration took.
     assert.equal(inflateInto(deflateSync(data), new Uint8Array(data.length)), data.length);
