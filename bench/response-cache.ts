@@ -7,7 +7,9 @@
  * Also reports the block decodes during the cached runs (0: nothing read or decoded), the same
  * server's /healthz and /readyz (the floor of the HTTP stack on this machine: Fastify, our hooks,
  * node's http, a small body), and the cache's own cost in process: `ResponseCache.serve` answering
- * a stored tile (key, validation stats, lookup) without HTTP. With `profile`, the cached-tile run
+ * a stored tile (key, validation stats, lookup) without HTTP, and the floor under all of it: node's
+ * http alone and bare Fastify answering every GET with the same ~45 KB body (bench/http-floor-server.ts),
+ * measured the same way. With `profile`, the cached-tile run
  * is CPU-profiled (--cpu-prof) and its CPU split by where it went (bench/cpu-profile-split.ts):
  * the cache path, our hooks, Fastify and node's http, the socket write, GC.
  *
@@ -70,6 +72,18 @@ async function startServer(env: Record<string, string>, nodeArgs: string[] = [])
   return child;
 }
 
+/** The floor servers of bench/http-floor-server.ts (node's http alone, bare Fastify), with `npm start`'s node flags. */
+async function startFloor(kind: 'node' | 'fastify'): Promise<ChildProcess> {
+  const settings = startScriptSettings();
+  const child = spawn(process.execPath, [...settings.nodeArgs, path.join(here, 'http-floor-server.ts'), kind, String(PORT)], {
+    cwd: repo,
+    env: { ...process.env, ...settings.env },
+    stdio: 'ignore',
+  });
+  await waitForHealthz(base, 30_000);
+  return child;
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
@@ -94,12 +108,17 @@ async function tilePaths(): Promise<string[]> {
   return paths;
 }
 
-async function measure(child: ChildProcess, pathsFile: string, headers: string[] = []): Promise<{ cpuMsPerRequest: number; r: WrkResult; decodes: number }> {
-  const d0 = await decodes();
+async function measure(
+  child: ChildProcess,
+  pathsFile: string,
+  headers: string[] = [],
+  rastile = true,
+): Promise<{ cpuMsPerRequest: number; r: WrkResult; decodes: number }> {
+  const d0 = rastile ? await decodes() : 0;
   const c0 = procCpuMs(child.pid!);
   const r = await wrk(pathsFile, seconds, headers);
   const c1 = procCpuMs(child.pid!);
-  return { cpuMsPerRequest: (c1 - c0) / r.requests, r, decodes: (await decodes()) - d0 };
+  return { cpuMsPerRequest: (c1 - c0) / r.requests, r, decodes: rastile ? (await decodes()) - d0 : 0 };
 }
 
 /** CPU µs of one `ResponseCache.serve` hit on the demo tile (in process, no HTTP). */
@@ -153,6 +172,19 @@ async function main(): Promise<void> {
       `${label.padEnd(34)} ${m.r.requests} requests (${m.r.errors} errors, ${m.r.non2xx} non-2xx), ${(m.r.requests / seconds).toFixed(0)}/s, ` +
         `CPU ${(m.cpuMsPerRequest * 1000).toFixed(1)} µs/request, p50 ${(m.r.p50_us / 1000).toFixed(2)} ms, p99 ${(m.r.p99_us / 1000).toFixed(2)} ms, block decodes ${m.decodes}`,
     );
+
+  // 0. The floor: the same wrk run against servers that only answer a 45 KB body.
+  const floorPaths = path.join(out, 'response-cache-floor.txt');
+  writeFileSync(floorPaths, '/cog/tiles/WebMercatorQuad/11/1071/724.png?url=x\n');
+  for (const [kind, label] of [
+    ['node', 'node http alone, 45 KB (floor)'],
+    ['fastify', 'bare Fastify, 45 KB'],
+  ] as const) {
+    const floor = await startFloor(kind);
+    await wrk(floorPaths, 2);
+    report(label, await measure(floor, floorPaths, [], false));
+    await stop(floor);
+  }
 
   // 1. Cache on: warm every tile once, then repeats are hits.
   const profileDir = path.join(out, 'response-cache-profile');
