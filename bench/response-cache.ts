@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { splitProfile } from './cpu-profile-split.ts';
 import { procCpuMs, startScriptSettings, waitForHealthz } from './load.ts';
 import { configFromEnv } from '../src/cli/config-from-env.ts';
+import { requestKey } from '../src/http/response-cache/cache-key.ts';
 import { ResponseCache } from '../src/http/response-cache/response-cache.ts';
 import { createServices } from '../src/http/services.ts';
 
@@ -121,11 +122,15 @@ async function measure(
   return { cpuMsPerRequest: (c1 - c0) / r.requests, r, decodes: rastile ? (await decodes()) - d0 : 0 };
 }
 
-/** CPU µs of one `ResponseCache.serve` hit on the demo tile (in process, no HTTP). */
-async function inProcessHit(n: number): Promise<number> {
+/** CPU µs of one `ResponseCache.serve` hit and one `serveStored` hit (the fast path's) on the demo tile (in process, no HTTP). */
+async function inProcessHit(n: number): Promise<{ serve: number; stored: number }> {
   const config = configFromEnv({});
   const services = createServices(config);
-  const cache = new ResponseCache({ memoryBytes: 64 << 20, maxEntryBytes: 4 << 20, lockMs: 5000 }, (k, l, s) => services.currentVersion!(k, l, s));
+  const cache = new ResponseCache(
+    { memoryBytes: 64 << 20, maxEntryBytes: 4 << 20, lockMs: 5000 },
+    (k, l, s) => services.currentVersion!(k, l, s),
+    (k, l) => services.peekVersion!(k, l),
+  );
   const demo = path.join(repo, 'demo', 'rastile-demo.tif');
   const params = { url: demo, z: 11, x: 1071, y: 724, rescale: [[0, 3000]], colormap_name: 'terrain', tileMatrixSetId: 'WebMercatorQuad' };
   const req = {
@@ -151,8 +156,12 @@ async function inProcessHit(n: number): Promise<number> {
     if (r.status !== 'hit') throw new Error(`expected a hit, got ${r.status}`);
   }
   const c = process.cpuUsage(c0);
+  const key = requestKey(req);
+  const s0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) if (cache.serveStored(key, undefined)?.status !== 'hit') throw new Error('expected a stored hit');
+  const s = process.cpuUsage(s0);
   await cache.close();
-  return (c.user + c.system) / n;
+  return { serve: (c.user + c.system) / n, stored: (s.user + s.system) / n };
 }
 
 async function main(): Promise<void> {
@@ -164,7 +173,12 @@ async function main(): Promise<void> {
     console.log(line);
   };
   const inProcess = await inProcessHit(20_000);
-  say(`${'ResponseCache.serve hit (in process)'.padEnd(34)} CPU ${inProcess.toFixed(1)} µs/request (key, one stat per file and sidecar, LRU lookup)`);
+  say(
+    `${'ResponseCache.serve hit (in process)'.padEnd(34)} CPU ${inProcess.serve.toFixed(1)} µs/request (key digest, the stats of the file and its directory, LRU lookup)`,
+  );
+  say(
+    `${'serveStored hit (fast path, in process)'.padEnd(34)} CPU ${inProcess.stored.toFixed(1)} µs/request (the same without the parameters' key digest and promises)`,
+  );
   const mode = process.argv[4];
   if (mode === 'inproc') return;
   const report = (label: string, m: { cpuMsPerRequest: number; r: WrkResult; decodes: number }): void =>
@@ -196,6 +210,15 @@ async function main(): Promise<void> {
   for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
   await wrk(pathsFile, 2); // JIT warm-up
   report('cached tile (hit)', await measure(server, pathsFile));
+  // The same hits through Fastify's routing and hooks (the fast path off): what the fast path saves.
+  await stop(server);
+  server = await startServer({ RASTILE_CACHE_FAST_PATH: '0' });
+  for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
+  await wrk(pathsFile, 2);
+  report('cached tile, fast path off', await measure(server, pathsFile));
+  await stop(server);
+  server = await startServer({});
+  for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
   if (mode === 'profile') {
     // The same run again, profiled (profiling inflates CPU: only the split is reported).
     await stop(server);
