@@ -20,11 +20,20 @@ import { fileIdentity, fileSettled } from './version.ts';
 interface Remembered {
   /** The local path, or null for a location that is not a local file. */
   path: string | null;
-  /** The directory's identity at the last check (null: not trusted). */
-  dir: string | null;
+  /** The directory's stat at the last check (undefined: not trusted). */
+  dir: BigIntStats | undefined;
   /** Per suffix: absent at that check. */
   absent: boolean[];
+  /** The file's stat and the version text at the last check: an unchanged file reuses the text. */
+  main: BigIntStats | undefined;
+  version: string;
 }
+
+/** Same directory entry state: a name added, removed or renamed moves the mtime (and ctime). */
+const sameDir = (a: BigIntStats, b: BigIntStats): boolean => a.dev === b.dev && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+
+/** The fields of `fileIdentity` (sources/version.ts). */
+const sameFile = (a: BigIntStats, b: BigIntStats): boolean => sameDir(a, b) && a.size === b.size;
 
 /** Locations remembered: a few hundred bytes each. */
 const REMEMBERED = 4096;
@@ -53,7 +62,7 @@ export class LocalVersionPeek {
       } catch {
         p = null;
       }
-      known = { path: p, dir: null, absent: [] };
+      known = { path: p, dir: undefined, absent: [], main: undefined, version: '' };
       this.seen.set(location, known);
     }
     const file = known.path;
@@ -62,8 +71,10 @@ export class LocalVersionPeek {
     const main = this.stat(file);
     if (main === undefined || !main.isFile() || !fileSettled(main, observedAt)) return undefined;
     const d = this.stat(path.dirname(file));
-    const dir = d !== undefined && fileSettled(d, observedAt) ? `${d.dev}:${d.ino}:${d.mtimeNs}:${d.ctimeNs}` : null;
-    const skip = dir !== null && dir === known.dir ? known.absent : null;
+    const dir = d !== undefined && fileSettled(d, observedAt) ? d : undefined;
+    const skip = dir !== undefined && known.dir !== undefined && sameDir(dir, known.dir) ? known.absent : null;
+    // Nothing to stat but the file (every sidecar known absent) and the file unchanged: the same text.
+    if (skip !== null && !skip.includes(false) && known.main !== undefined && sameFile(main, known.main)) return known.version;
     let version = fileIdentity(main);
     const absent: boolean[] = [];
     for (let i = 0; i < this.suffixes.length; i++) {
@@ -79,6 +90,8 @@ export class LocalVersionPeek {
     }
     known.dir = dir;
     known.absent = absent;
+    known.main = main;
+    known.version = version;
     return version;
   }
 }

@@ -83,3 +83,33 @@ test('the version of a file and its sidecars from stats; absent sidecars are not
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a file without sidecars costs two stats per check; a rewrite of the same size is a new version at once', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'version-peek-'));
+  const opener = createSourceOpener({ ...DEFAULT_SOURCE_OPTIONS, localRoots: [dir], allowPrivateHosts: false, retries: 0, s3: { region: 'us-east-1' } });
+  try {
+    const file = path.join(dir, 'b.tif');
+    await writeFile(file, 'one');
+    const ago = (s: number): Date => new Date(Date.now() - s * 1000);
+    await utimes(file, ago(60), ago(60));
+    await utimes(dir, ago(60), ago(60));
+    let stats = 0;
+    const peek = new LocalVersionPeek(SUFFIXES, (p) => {
+      stats++;
+      return statSync(p, { bigint: true, throwIfNoEntry: false });
+    });
+    const first = peek.peek(file);
+    assert.equal(first, (await opener.open(file)).version);
+    stats = 0;
+    assert.equal(peek.peek(file), first);
+    assert.equal(stats, 2, 'the file and its directory');
+    await writeFile(file, 'two'); // same size, in place: the directory does not change
+    await utimes(file, ago(30), ago(30));
+    const second = peek.peek(file);
+    assert.notEqual(second, first);
+    assert.equal(second, (await opener.open(file)).version);
+  } finally {
+    await opener.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

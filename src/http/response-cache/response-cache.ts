@@ -74,6 +74,8 @@ export class ResponseCache {
   private readonly inflight = new Map<string, Promise<CacheOutcome>>();
   private readonly token = randomBytes(9).toString('base64url');
   private readonly metrics: ResponseCacheMetrics;
+  /** `serveStored`'s last response key per request record, with the versions it was computed from. */
+  private readonly lastKeys = new WeakMap<CacheMeta, { deps: ReadDep[]; respKey: string }>();
 
   constructor(
     private readonly options: ResponseCacheOptions,
@@ -128,7 +130,14 @@ export class ResponseCache {
     } catch {
       return undefined; // e.g. a stat refused: `serve` reports it properly
     }
-    const respKey = responseKey(reqKey, deps, undefined);
+    // The digest of the same versions as last time is the same response key.
+    const memo = this.lastKeys.get(meta);
+    let respKey: string;
+    if (memo !== undefined && memo.deps.length === deps.length && memo.deps.every((d, i) => d.version === deps[i].version)) respKey = memo.respKey;
+    else {
+      respKey = responseKey(reqKey, deps, undefined);
+      this.lastKeys.set(meta, { deps, respKey });
+    }
     const etag = etagOf(respKey);
     if (ifNoneMatchHits(ifNoneMatch, etag)) {
       this.stats.notModified++;
