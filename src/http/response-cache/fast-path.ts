@@ -162,7 +162,16 @@ export function installCacheFastPath(app: FastifyInstance, headers: FastPathHead
   const fast = new CacheFastPath(cache, headers, lifecycle, app.log);
   server.removeListener('request', fastify);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!fast.handle(req, res)) fastify(req, res);
+    let handled: boolean;
+    try {
+      handled = fast.handle(req, res);
+    } catch (err) {
+      // A bug of ours must not take the process down: the normal path answers, or the connection ends.
+      app.log.error({ err }, 'response cache fast path failed');
+      if (res.headersSent) return void res.destroy();
+      handled = false;
+    }
+    if (!handled) fastify(req, res);
   });
   FAST_PATHS.set(cache, fast);
   return fast;
