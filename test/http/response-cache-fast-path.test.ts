@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { configFromEnv } from '../../src/cli/config-from-env.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { Lifecycle } from '../../src/http/lifecycle.ts';
 import { fastPathOf, type CacheFastPath } from '../../src/http/response-cache/fast-path.ts';
 import { createServices, type Services } from '../../src/http/services.ts';
 import { FIXTURES, fixture, q } from '../helpers/test-server.ts';
@@ -27,6 +28,7 @@ interface Server {
   url: string;
   services: Services;
   fast: CacheFastPath | undefined;
+  lifecycle: Lifecycle;
 }
 
 interface Answer {
@@ -41,11 +43,12 @@ async function start(tree: string, fastPath: boolean): Promise<Server> {
   config.cacheControl = 'private, max-age=3600';
   config.corsOrigins = '*';
   const services = createServices(config);
-  const app = buildApp(config, { services, cacheFastPath: fastPath });
+  const lifecycle = new Lifecycle();
+  const app = buildApp(config, { services, cacheFastPath: fastPath, lifecycle });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, url: `http://127.0.0.1:${port}`, services, fast: app.responseCache ? fastPathOf(app.responseCache) : undefined };
+  return { app, url: `http://127.0.0.1:${port}`, services, fast: app.responseCache ? fastPathOf(app.responseCache) : undefined, lifecycle };
 }
 
 function get(server: Server, p: string, headers: Record<string, string> = {}): Promise<Answer> {
@@ -64,7 +67,12 @@ function get(server: Server, p: string, headers: Record<string, string> = {}): P
   });
 }
 
-const header = (a: Answer, name: string): string | undefined => a.headers[a.headers.indexOf(name) + 1];
+/** The last value of header `name` (any case), or undefined. */
+function header(a: Answer, name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < a.headers.length; i += 2) if (a.headers[i].toLowerCase() === name.toLowerCase()) value = a.headers[i + 1];
+  return value;
+}
 
 describe('response cache fast path', () => {
   let tree: TempTree;
@@ -189,5 +197,22 @@ describe('response cache fast path', () => {
     assert.equal(fast.fast!.served, served + 2);
     // Both servers of this test share the process's registry: only these two requests ran since.
     assert.equal(await count(), before + 2);
+  });
+
+  it('a draining server answers through Fastify (Connection: close), not the fast path', async () => {
+    const drainingApp = await start(tree.dir, true);
+    try {
+      const url = `${TILE}?url=${q(path.join(tree.dir, 'a.tif'))}&rescale=0,255`;
+      await get(drainingApp, url);
+      assert.equal(header(await get(drainingApp, url), 'x-rastile-cache'), 'hit');
+      const served = drainingApp.fast!.served;
+      drainingApp.lifecycle.startDraining();
+      const hit = await get(drainingApp, url);
+      assert.equal(header(hit, 'x-rastile-cache'), 'hit');
+      assert.equal(header(hit, 'connection'), 'close');
+      assert.equal(drainingApp.fast!.served, served);
+    } finally {
+      await drainingApp.app.close();
+    }
   });
 });
