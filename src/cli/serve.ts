@@ -59,6 +59,12 @@ export async function serveProcess(config: Config, options: { announce: boolean 
   const lifecycle = new Lifecycle();
   // RASTILE_CACHE_FAST_PATH=0: every request through Fastify (the response cache's fast path off; benchmarks compare).
   const app = buildApp(config, { logger: true, lifecycle, cacheFastPath: process.env['RASTILE_CACHE_FAST_PATH'] !== '0' });
+  // Warm the array tile path before listening (src/http/warmup.ts): the first tile is not a cold one.
+  if (process.env.RASTILE_WARMUP !== '0') {
+    const { warmUp } = await import('../http/warmup.ts');
+    const failed = await warmUp({ maxReadPixels: config.limits.maxReadPixels });
+    if (failed !== null) app.log.warn({ err: failed }, 'start-up warm-up failed (the first array tile will be slower)');
+  }
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
