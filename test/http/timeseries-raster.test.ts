@@ -270,7 +270,8 @@ import json, sys
 from PIL import Image
 im = Image.open(sys.argv[1] + '/a.gif'); im.seek(1)
 f = im.convert('RGBA'); png = Image.open(sys.argv[1] + '/b.png').convert('RGBA')
-out = sum(1 for y in range(48) for x in range(64) if not (x < 61 and y < 9) and f.getpixel((x, y)) != png.getpixel((x, y)))
+same = lambda a, b: a[3] == b[3] and (a[3] == 0 or a == b)  # a transparent pixel has no colour (as decodeGif's diff)
+out = sum(1 for y in range(48) for x in range(64) if not (x < 61 and y < 9) and not same(f.getpixel((x, y)), png.getpixel((x, y))))
 white = sum(1 for y in range(9) for x in range(61) if f.getpixel((x, y)) == (255, 255, 255, 255))
 print(json.dumps([out, white]))
 `;

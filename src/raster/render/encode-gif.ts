@@ -3,16 +3,16 @@
  * for frames of more than 255 colours, our own file writer and LZW (gif-lzw.ts: gifenc's
  * encoder, byte for byte, without its cold-start cost).
  *
- * Palette: one per frame (a local colour table), chosen as soon as the frame is rendered. Frames
- * of a time series can differ a lot (seasons, clouds, snow), so a palette shared across frames
- * would spend its 256 colours badly; per frame, each keeps its own best 256, and the frame is
- * held as one byte per pixel from then on instead of four (a shared palette needs every frame's
- * RGBA at once, or a second render). A shared palette would not be cheaper either: with a
- * colormap (the usual frame) the palette is the colormap entries the frame uses, found from a
- * 256-entry table (gif-colormap-frame.ts), and the cost is LZW, the same per frame whatever the
- * palette. A frame with at most 255 distinct opaque colours (grey data, or colormapped) gets
- * those colours exactly; others are quantised by gifenc (RGB565 buckets).
- * Transparent pixels (alpha 0) use a reserved palette entry, and each frame is disposed to the
+ * Palette: with a colormap without transparent entries (every named one), the whole colormap,
+ * one array shared by every frame, written once as the global colour table; a pixel's index is
+ * its 8-bit value and an entry the frame does not use is its transparent index
+ * (gif-colormap-frame.ts). Otherwise one per frame (a local colour table), chosen as soon as the
+ * frame is rendered: the colormap entries the frame uses, or a frame's ≤ 255 distinct opaque
+ * colours exactly, else gifenc's quantiser (RGB565 buckets). Frames of a true-colour series can
+ * differ a lot (seasons, clouds, snow), so one palette for them all would spend its 256 colours
+ * badly and need every frame's RGBA at once; per frame, each is held as one byte per pixel as
+ * soon as it is rendered.
+ * Transparent pixels (alpha 0) use a palette entry no pixel of the frame uses, and each frame is disposed to the
  * background (GIF disposal 2), so a pixel without data never shows the previous frame.
  */
 import gifenc, { type Palette } from 'gifenc';
@@ -99,14 +99,16 @@ let scratch = new Uint8Array(0);
  * One frame's bytes: for the first frame the file header (signature, logical screen descriptor,
  * its palette as the global colour table, NETSCAPE loop extension), then the graphic control
  * extension (delay, disposal 2, transparency), the image descriptor (a local colour table on
- * later frames) and the LZW image data. Byte for byte what gifenc's `writeFrame` writes.
+ * later frames, unless their palette is the global one: the same array) and the LZW image data.
+ * Byte for byte what gifenc's `writeFrame` writes (which always writes the local table).
  */
-function frameBytes(f: IndexedFrame, first: boolean, delayMs: number): Uint8Array {
+function frameBytes(f: IndexedFrame, first: boolean, delayMs: number, global: IndexedFrame['palette']): Uint8Array {
   // a colour table has at least 2 entries
   const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
   const bits = tableBits(palette.length);
   const tableBytes = 3 << bits;
-  const max = (first ? 6 + 7 + tableBytes + 19 : 0) + 8 + 10 + (first ? 0 : tableBytes) + lzwMaxBytes(f.width * f.height);
+  const local = !first && f.palette !== global;
+  const max = (first ? 6 + 7 + tableBytes + 19 : 0) + 8 + 10 + (local ? tableBytes : 0) + lzwMaxBytes(f.width * f.height);
   if (scratch.length < max) scratch = new Uint8Array(max);
   const out = scratch;
   let o = 0;
@@ -154,8 +156,8 @@ function frameBytes(f: IndexedFrame, first: boolean, delayMs: number): Uint8Arra
   u16(0);
   u16(f.width);
   u16(f.height);
-  out[o++] = first ? 0 : 0x80 | (bits - 1);
-  if (!first) table();
+  out[o++] = local ? 0x80 | (bits - 1) : 0;
+  if (local) table();
   o = lzwImageData(f.index, 8, out, o);
   return out.slice(0, o);
 }
@@ -178,7 +180,7 @@ export function encodeAnimatedGif(frames: readonly IndexedFrame[], delayMs: numb
   frames.forEach((f, i) => {
     let bytes = encoded.get(f);
     if (bytes === undefined) {
-      const all = frameBytes(f, i === 0, delayMs);
+      const all = frameBytes(f, i === 0, delayMs, frames[0]!.palette);
       if (i === 0) {
         chunks.push(all);
         encoded.set(f, all.subarray(firstFramePrefix(f.palette.length)));

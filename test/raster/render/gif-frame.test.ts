@@ -200,7 +200,21 @@ describe('encodeAnimatedGif: repeated frames, decoded by Pillow', () => {
       ),
       { returnMask: true },
     );
-    const order = [a, a, b, a, c, c];
+    // another viridis frame: the same palette array as a's (the whole colormap), so no local table
+    const d = colormapGifFrame(
+      image(
+        'uint16',
+        (i) => 500 + ((i * 13) % 2000),
+        (i) => i % 9 === 0,
+      ),
+      { rescale: [[0, 3000]], colormap: viridis, returnMask: true },
+    )!;
+    assert.equal(d.palette, a.palette, 'one palette array per colormap');
+    assert.equal(d.palette.length, 256);
+    const copied = { ...d, palette: d.palette.map((rgb) => [...rgb]) };
+    assert.equal(encodeAnimatedGif([a, copied], 250).length - encodeAnimatedGif([a, d], 250).length, 3 * 256, 'the shared palette is written once');
+    // (c last: after an opaque frame, Pillow disposes to palette entry 0, opaque, whatever the encoder)
+    const order = [a, a, b, d, a, d, c, c];
     const dir = mkdtempSync(path.join(tmpdir(), 'rastile-gif-'));
     try {
       writeFileSync(path.join(dir, 'a.gif'), encodeAnimatedGif(order, 250));
