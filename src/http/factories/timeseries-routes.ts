@@ -270,13 +270,15 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         const steps = await requestSteps(p, services, bounds, signal);
         await sizeGuard(services, p, 'bbox', bounds, p.coord_crs ?? WGS84, steps.length, signal);
         const area = datasetGeographicBounds(p.coord_crs ?? WGS84, bounds, WGS84);
+        // one colormap table for the series: its frames then share one palette (encode-gif.ts)
+        const colormap = colormapOf(p);
         const frames = await run(
           steps,
           stepRead(p, area, async (reader, s): Promise<IndexedFrame> => {
             const img = await readBbox(reader, p, bounds, s);
             const shown = await post(img);
             try {
-              return renderGifFrame(shown, { rescale: p.rescale, colorFormula: p.color_formula, colormap: colormapOf(p), returnMask: p.return_mask });
+              return renderGifFrame(shown, { rescale: p.rescale, colorFormula: p.color_formula, colormap, returnMask: p.return_mask });
             } finally {
               releaseImage(img);
               if (shown !== img) releaseImage(shown);
