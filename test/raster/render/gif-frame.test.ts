@@ -109,6 +109,22 @@ describe('colormapGifFrame: the generic path’s pixels', () => {
     });
   }
 
+  it('a colormap without transparent entries: one shared palette, equal colours share the first index', () => {
+    const pairs = new Uint8Array(1024);
+    for (let k = 0; k < 256; k++) pairs.set([k >> 1, 100, 255 - (k >> 1), 255], 4 * k); // entries 2m and 2m+1 alike
+    const options = { colormap: { kind: 'lut', table: pairs } as ColorMap, returnMask: true };
+    const img = image(
+      'uint8',
+      (i) => i % 256,
+      (i) => i % 11 === 0,
+    );
+    const f = colormapGifFrame(img, options)!;
+    assert.equal(f.palette.length, 256);
+    assert.equal(colormapGifFrame(img, options)!.palette, f.palette, 'the same palette array for every frame');
+    for (let i = 0; i < W * H; i++) if (i % 11 !== 0) assert.equal(f.index[i], (i % 256) & ~1, `pixel ${i}`);
+    assert.deepEqual(rgbaOf(f), rgbaOf(generic(img, options)));
+  });
+
   it('leaves other frames to the generic path', () => {
     const viridis: ColorMap = { kind: 'lut', table: getColormap('viridis') };
     assert.equal(
