@@ -259,7 +259,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       operationId: `${op}_timeseries_bbox${sized ? '_sized' : ''}`,
       summary: 'Animated GIF of a bbox, one frame per step with data, in step order.',
       description:
-        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever.',
+        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with the colormap as palette (one for every frame) or its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever.',
       tags,
       params: sized ? { ...gifParams, ...sizePath } : { ...gifParams, ...partSizeParams(maxSide) },
       responses: { 200: { description: 'Animated GIF.', content: { 'image/gif': {} } }, 204: { description: 'No step has data.' } },
