@@ -58,6 +58,12 @@ export async function serveProcess(config: Config, options: { announce: boolean 
   const { buildApp } = await import('../http/app.ts');
   const lifecycle = new Lifecycle();
   const app = buildApp(config, { logger: true, lifecycle });
+  // Warm the array tile path before listening (src/http/warmup.ts): the first tile is not a cold one.
+  if (process.env.RASTILE_WARMUP !== '0') {
+    const { warmUp } = await import('../http/warmup.ts');
+    const failed = await warmUp({ maxReadPixels: config.limits.maxReadPixels });
+    if (failed !== null) app.log.warn({ err: failed }, 'start-up warm-up failed (the first array tile will be slower)');
+  }
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {

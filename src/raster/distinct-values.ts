@@ -6,7 +6,7 @@
  */
 import type { DType, TypedArray } from '../dtype.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
-import { sortValidKeys32 } from './sort-keys32.ts';
+import { float32Key, float32KeyBits, sortValidKeys32 } from './sort-keys32.ts';
 
 /** Sorted distinct valid values with their pixel counts and (optional) summed coverage weights. */
 export interface Distinct {
@@ -129,15 +129,14 @@ interface SortKeys {
   w: Float64Array | null;
 }
 
-/** float32 bits → unsigned key in value order (negative: all bits flipped; positive: sign bit set). */
+/** float32 values → unsigned keys in value order (sort-keys32.ts `float32Key`). */
 function gatherFloat32(values: Float32Array, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, k: SortKeys): number {
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
   const { lo, w } = k;
   let j = 0;
   for (let i = 0; i < values.length; i++) {
     if (mask[i] === 0 || values[i] - values[i] !== 0) continue;
-    const b = bits[i];
-    lo[j] = b >>> 31 === 1 ? ~b >>> 0 : (b | 0x80000000) >>> 0;
+    lo[j] = float32Key(bits[i]);
     if (w && coverage) w[j] = coverage[i];
     j++;
   }
@@ -183,8 +182,7 @@ function decodeKeys(k: SortKeys, dtype: DType): Float64Array {
     const f = new Float32Array(1);
     const u = new Uint32Array(f.buffer);
     for (let i = 0; i < n; i++) {
-      const b = lo[i];
-      u[0] = b >>> 31 === 0 ? ~b >>> 0 : b & 0x7fffffff;
+      u[0] = float32KeyBits(lo[i]);
       out[i] = f[0];
     }
   } else if (dtype === 'float64') {

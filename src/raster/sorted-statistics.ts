@@ -10,7 +10,7 @@
 import type { DType, TypedArray } from '../dtype.ts';
 import { BUFFER_POOL } from '../util/buffer-pool.ts';
 import { histogramOfSorted, type Histogram, type HistogramBins } from './histogram.ts';
-import { sortValidKeys32 } from './sort-keys32.ts';
+import { sortValidBits32 } from './sort-keys32.ts';
 
 export interface SortedStatistics {
   min: number;
@@ -43,37 +43,24 @@ export function sortedStatistics(
   const scratchA = BUFFER_POOL.bytes(4 * npix);
   const scratchB = BUFFER_POOL.bytes(4 * npix);
   try {
-    const keys = sortValidKeys32(
+    const bits = sortValidBits32(
       values,
       mask,
       dtype,
       new Uint32Array(scratchA.buffer, scratchA.byteOffset, npix),
       new Uint32Array(scratchB.buffer, scratchB.byteOffset, npix),
     );
-    return walkSortedValues(keysToValues(keys, dtype), dtype, percentiles, bins, range);
+    return walkSortedValues(asValues(bits, dtype), dtype, percentiles, bins, range);
   } finally {
     BUFFER_POOL.release(scratchA.buffer, scratchB.buffer);
   }
 }
 
-/**
- * The sorted keys back to values in place (the order is kept): float32 and int32 keys decoded
- * into a view of their own buffer, uint32 keys are their values.
- */
-function keysToValues(keys: Uint32Array, dtype: DType): Float32Array | Int32Array | Uint32Array {
-  const n = keys.length;
-  if (dtype === 'float32') {
-    for (let i = 0; i < n; i++) {
-      const k = keys[i];
-      keys[i] = k >>> 31 === 0 ? ~k >>> 0 : k & 0x7fffffff;
-    }
-    return new Float32Array(keys.buffer, keys.byteOffset, n);
-  }
-  if (dtype === 'int32') {
-    for (let i = 0; i < n; i++) keys[i] = keys[i] ^ 0x80000000;
-    return new Int32Array(keys.buffer, keys.byteOffset, n);
-  }
-  return keys;
+/** The sorted values' bits (sortValidBits32) viewed as values of `dtype`. */
+function asValues(bits: Uint32Array, dtype: DType): Float32Array | Int32Array | Uint32Array {
+  if (dtype === 'float32') return new Float32Array(bits.buffer, bits.byteOffset, bits.length);
+  if (dtype === 'int32') return new Int32Array(bits.buffer, bits.byteOffset, bits.length);
+  return bits;
 }
 
 /**
@@ -90,41 +77,63 @@ function walkSortedValues(
 ): SortedStatistics {
   const n = vals.length;
   const histogram = histogramOfSorted(vals, dtype, bins, range);
-  const [unique, sum, majority, minority] = runs(vals, RUNS);
-  const mean = n > 0 ? sum / n : NaN;
+  const r = runs(vals);
+  const mean = n > 0 ? r[SUM] / n : NaN;
   return {
     min: n > 0 ? vals[0] : NaN,
     max: n > 0 ? vals[n - 1] : NaN,
     mean,
     count: n,
-    sum,
+    sum: r[SUM],
     std: n > 0 ? Math.sqrt(squaredDeviations(vals, mean) / n) : NaN,
     median: quantile(vals, 0.5),
-    majority,
-    minority,
-    unique,
+    majority: r[MAJORITY],
+    minority: r[MINORITY],
+    unique: r[UNIQUE],
     histogram,
     percentiles: percentiles.map((p) => quantile(vals, p / 100)),
     validPixels: n,
   };
 }
 
-/** Scratch for the results of `runs` (a small function of its own is optimised as a whole). */
-const RUNS = new Float64Array(4);
+/**
+ * Values per call of the chunk functions below. Why chunks: V8 compiles a long loop while it runs
+ * (on-stack replacement), and that code keeps the doubles carried from one iteration to the next
+ * (the current value, the running sum) as heap numbers, one allocation each: 4 ms and ~14
+ * scavenges per 450k float32 values, against 0.65 ms and none for the same loop in a function
+ * called once per chunk, which V8 soon compiles as a whole. The state goes from chunk to chunk in
+ * a Float64Array, so the arithmetic and its order are those of one loop over all the values.
+ */
+const CHUNK = 4096;
 
-/** [unique, sum, majority, minority] of sorted values: majority and minority the first of their counts. */
-function runs(vals: Float32Array | Int32Array | Uint32Array, out: Float64Array): Float64Array {
+// runs' state: [sum, majority, minority, unique, largest count, smallest count, start of the open run]
+const SUM = 0;
+const MAJORITY = 1;
+const MINORITY = 2;
+const UNIQUE = 3;
+const MAX_COUNT = 4;
+const MIN_COUNT = 5;
+const START = 6;
+const RUNS = new Float64Array(7);
+
+/** Sum, majority, minority (the first of their counts) and unique of sorted values, in RUNS. */
+function runs(vals: Float32Array | Int32Array | Uint32Array): Float64Array {
   const n = vals.length;
-  let unique = 0;
-  let sum = 0;
-  let majority = NaN;
-  let minority = NaN;
-  let maxCount = 0;
-  let minCount = n + 1;
-  // the run [start, i) holds v0; the NaN after the last value closes the last run
-  let v0 = n > 0 ? vals[0] : NaN;
-  let start = 0;
-  for (let i = 1; i <= n; i++) {
+  RUNS.set([0, NaN, NaN, 0, 0, n + 1, 0]);
+  // the run [start, i) holds vals[start]; the NaN after the last value closes the last run
+  for (let from = 1; from <= n; from += CHUNK) runsChunk(vals, from, Math.min(from + CHUNK, n + 1), RUNS);
+  return RUNS;
+}
+
+function runsChunk(vals: Float32Array | Int32Array | Uint32Array, from: number, to: number, st: Float64Array): void {
+  const n = vals.length;
+  let sum = st[SUM];
+  let unique = st[UNIQUE];
+  let maxCount = st[MAX_COUNT];
+  let minCount = st[MIN_COUNT];
+  let start = st[START];
+  let v0 = vals[start];
+  for (let i = from; i < to; i++) {
     const v = i < n ? vals[i] : NaN;
     if (v === v0) continue;
     const c = i - start;
@@ -132,20 +141,20 @@ function runs(vals: Float32Array | Int32Array | Uint32Array, out: Float64Array):
     sum += v0 * c;
     if (c > maxCount) {
       maxCount = c;
-      majority = v0;
+      st[MAJORITY] = v0;
     }
     if (c < minCount) {
       minCount = c;
-      minority = v0;
+      st[MINORITY] = v0;
     }
     v0 = v;
     start = i;
   }
-  out[0] = unique;
-  out[1] = sum;
-  out[2] = majority;
-  out[3] = minority;
-  return out;
+  st[SUM] = sum;
+  st[UNIQUE] = unique;
+  st[MAX_COUNT] = maxCount;
+  st[MIN_COUNT] = minCount;
+  st[START] = start;
 }
 
 /**
@@ -160,13 +169,24 @@ function quantile(vals: ArrayLike<number>, q: number): number {
   return vals[Math.min(Math.max(Math.ceil(q * n) - 1, 0), n - 1)];
 }
 
+// squaredDeviations' state: [Σ, start of the open run]
+const SS = new Float64Array(2);
+
 /** Σ count·(v − mean)² over the runs of equal values, in ascending order. */
 function squaredDeviations(vals: Float32Array | Int32Array | Uint32Array, mean: number): number {
   const n = vals.length;
-  let ss = 0;
-  let v0 = vals[0];
-  let start = 0;
-  for (let i = 1; i <= n; i++) {
+  SS[0] = 0;
+  SS[1] = 0;
+  for (let from = 1; from <= n; from += CHUNK) squaredDeviationsChunk(vals, from, Math.min(from + CHUNK, n + 1), mean, SS);
+  return SS[0];
+}
+
+function squaredDeviationsChunk(vals: Float32Array | Int32Array | Uint32Array, from: number, to: number, mean: number, st: Float64Array): void {
+  const n = vals.length;
+  let ss = st[0];
+  let start = st[1];
+  let v0 = vals[start];
+  for (let i = from; i < to; i++) {
     const v = i < n ? vals[i] : NaN;
     if (v === v0) continue;
     const dv = v0 - mean;
@@ -174,5 +194,6 @@ function squaredDeviations(vals: Float32Array | Int32Array | Uint32Array, mean: 
     v0 = v;
     start = i;
   }
-  return ss;
+  st[0] = ss;
+  st[1] = start;
 }

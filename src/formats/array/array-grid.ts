@@ -175,17 +175,25 @@ export class ArrayGrid implements GridDataset {
     for (const want of wanted) {
       const dst = out[want.out];
       const base = (want.index - (p.bandAxis !== null ? bMin : 0)) * bStride;
+      // A column run reads consecutive source columns (axisRuns): an affine source index, no lookups.
+      const first = colMap[window.col + cr.out];
+      const c0 = (first - cr.srcMin) * xStride;
+      const cStep = (cr.length > 1 ? colMap[window.col + cr.out + 1] - first : 1) * xStride;
+      const n = cr.length;
       for (let r = 0; r < rr.length; r++) {
-        const srcRow = base + (rowMap[window.row + rr.out + r] - rr.srcMin) * yStride;
+        const srcRow = base + (rowMap[window.row + rr.out + r] - rr.srcMin) * yStride + c0;
         const dstRow = (rr.out + r) * w + cr.out;
-        for (let c = 0; c < cr.length; c++) {
-          const raw = slab[srcRow + (colMap[window.col + cr.out + c] - cr.srcMin) * xStride];
-          if (!decoded) {
-            dst[dstRow + c] = raw;
-          } else if (raw === m0 || raw === m1 || raw !== raw || (manyMissing && missing.includes(raw))) {
-            dst[dstRow + c] = NaN;
-          } else {
-            dst[dstRow + c] = raw * scale + offset;
+        if (!decoded) {
+          for (let c = 0, s = srcRow; c < n; c++, s += cStep) dst[dstRow + c] = slab[s];
+        } else if (!manyMissing) {
+          for (let c = 0, s = srcRow; c < n; c++, s += cStep) {
+            const raw = slab[s];
+            dst[dstRow + c] = raw === m0 || raw === m1 || raw !== raw ? NaN : raw * scale + offset;
+          }
+        } else {
+          for (let c = 0, s = srcRow; c < n; c++, s += cStep) {
+            const raw = slab[s];
+            dst[dstRow + c] = raw === m0 || raw === m1 || raw !== raw || missing.includes(raw) ? NaN : raw * scale + offset;
           }
         }
       }

@@ -38,13 +38,46 @@ export function outputAxis(coords: Float64Array, descending: boolean, wrap: bool
   let needsWrap = false;
   for (let i = 0; i < n; i++) if (coords[i] > 180) needsWrap = true;
   for (let i = 0; i < n; i++) values[i] = wrap && needsWrap ? ((((coords[i] + 180) % 360) + 360) % 360) - 180 : coords[i];
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => (descending ? values[b] - values[a] : values[a] - values[b]) || a - b);
-  const map = Int32Array.from(order);
-  const centres = Float64Array.from(order, (i) => values[i]);
+  const map = sortedOrder(values, descending);
+  const centres = new Float64Array(n);
+  for (let i = 0; i < n; i++) centres[i] = values[map[i]];
   let step = n > 1 ? (centres[n - 1] - centres[0]) / (n - 1) : Math.abs(fallbackStep) * (descending ? -1 : 1);
   if (step === 0) step = descending ? -1 : 1;
   return { size: n, map, origin: centres[0] - step / 2, step, centres };
+}
+
+/**
+ * The indices of `values` in ascending (or descending) order, ties in index order. Coordinates
+ * are almost always monotonic already: that is checked first (the sort of a 14400-long axis costs
+ * ~10 ms on a cold process), NaN falls through to the sort.
+ */
+function sortedOrder(values: Float64Array, descending: boolean): Int32Array {
+  const n = values.length;
+  let up = true;
+  let down = true;
+  let strictUp = true;
+  let strictDown = true;
+  for (let i = 1; i < n; i++) {
+    const a = values[i - 1];
+    const b = values[i];
+    if (!(b >= a)) up = false;
+    if (!(b > a)) strictUp = false;
+    if (!(b <= a)) down = false;
+    if (!(b < a)) strictDown = false;
+  }
+  const map = new Int32Array(n);
+  if (descending ? down : up) {
+    for (let i = 0; i < n; i++) map[i] = i;
+    return map;
+  }
+  if (descending ? strictUp : strictDown) {
+    for (let i = 0; i < n; i++) map[i] = n - 1 - i;
+    return map;
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => (descending ? values[b] - values[a] : values[a] - values[b]) || a - b);
+  map.set(order);
+  return map;
 }
 
 /** The identity axis of a dimension without coordinates (pixel positions). */

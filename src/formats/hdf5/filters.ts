@@ -5,6 +5,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import { Errors } from '../../errors.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { inflateInto, ZlibDataError } from '../../util/zlib-handle.ts';
 import { filterName, type FilterSpec } from './messages/filter-pipeline.ts';
 
@@ -32,11 +33,16 @@ export function unfilter(data: Uint8Array, filters: readonly FilterSpec[], mask:
     const f = filters[i];
     switch (f.id) {
       case 1:
-        buf = inflate(buf, sizeIn[i], what);
+        // Inflated into a recycled buffer when a shuffle copies it out next: a fresh 4 MB
+        // buffer costs ~5–20 ms of page faults on first write (its pages are mapped lazily).
+        buf = inflate(buf, sizeIn[i], what, shuffledNext(filters, mask, i));
         break;
-      case 2:
-        buf = unshuffle(buf, f.params[0] ?? elementSize);
+      case 2: {
+        const shuffled = buf;
+        buf = unshuffle(shuffled, f.params[0] ?? elementSize);
+        if (buf !== shuffled) BUFFER_POOL.release(shuffled.buffer);
         break;
+      }
       case 3:
         buf = checkFletcher(buf, what);
         break;
@@ -46,12 +52,24 @@ export function unfilter(data: Uint8Array, filters: readonly FilterSpec[], mask:
         );
     }
   }
+  if (BUFFER_POOL.owns(buf.buffer)) {
+    // the shuffle handed its input back (nothing to reorder): the chunk must not be a pooled buffer
+    const scratch = buf;
+    buf = scratch.slice();
+    BUFFER_POOL.release(scratch.buffer);
+  }
   if (buf.length < chunkBytes) throw Errors.invalidFormat(`${what}: chunk decodes to ${buf.length} bytes, expected ${chunkBytes}`);
   return buf;
 }
 
-function inflate(input: Uint8Array, expected: number, what: string): Uint8Array {
-  const out = new Uint8Array(expected);
+/** Whether the next filter undone after pipeline step `i` is a shuffle (which writes a new buffer). */
+function shuffledNext(filters: readonly FilterSpec[], mask: number, i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) if (!(mask & (1 << k))) return filters[k].id === 2;
+  return false;
+}
+
+function inflate(input: Uint8Array, expected: number, what: string, pooled = false): Uint8Array {
+  const out = pooled && expected <= SYNC_INFLATE_MAX ? BUFFER_POOL.bytes(expected) : new Uint8Array(expected);
   try {
     if (expected <= SYNC_INFLATE_MAX) {
       const n = inflateInto(input, out);

@@ -5,6 +5,7 @@
  */
 import type { TypedArray } from '../../dtype.ts';
 import type { GridDataset } from '../../formats/grid-dataset.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { chargeRequest } from '../../util/request-budget.ts';
 
 export interface MaskPlan {
@@ -20,15 +21,26 @@ export function planMasks(ds: GridDataset, nodataOverride: number | undefined): 
   return { nodata, alphaBand, useDatasetMask: nodata === null && alphaBand === null && ds.levels[0].hasMask };
 }
 
+/**
+ * 0 where the value is `nodata` (NaN: where it is NaN), 255 elsewhere, in a pooled buffer (given
+ * back with the image by releaseImage): a new 512 KiB mask per 1024×512 read was page-faulted
+ * in on every request (~4 ms of a float32 statistics request in the server).
+ */
 export function nodataMask(values: TypedArray, nodata: number): Uint8Array {
-  const n = values.length;
-  const m = new Uint8Array(n);
-  if (Number.isNaN(nodata)) {
-    for (let i = 0; i < n; i++) m[i] = values[i] !== values[i] ? 0 : 255;
-  } else {
-    for (let i = 0; i < n; i++) m[i] = values[i] === nodata ? 0 : 255;
-  }
+  const m = BUFFER_POOL.bytes(values.length);
+  if (Number.isNaN(nodata)) maskNaN(values, m);
+  else maskValue(values, nodata, m);
   return m;
+}
+
+function maskNaN(values: TypedArray, m: Uint8Array): void {
+  const n = values.length;
+  for (let i = 0; i < n; i++) m[i] = values[i] !== values[i] ? 0 : 255;
+}
+
+function maskValue(values: TypedArray, nodata: number, m: Uint8Array): void {
+  const n = values.length;
+  for (let i = 0; i < n; i++) m[i] = values[i] === nodata ? 0 : 255;
 }
 
 export function nonZeroMask(values: TypedArray): Uint8Array {

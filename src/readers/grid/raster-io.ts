@@ -83,13 +83,15 @@ export async function rasterIO(
   }
   const n = outWidth * outHeight;
   chargeRequest(n * (bands.length * bytesPerSample(raster.dtype) + 2), `A ${outWidth}×${outHeight} read of ${bands.length} band(s)`);
-  const out = bands.map(() => BUFFER_POOL.array(raster.dtype, n).fill(0));
-  if (options.fill !== 0) for (const b of out) b.fill(options.fill);
+  const out = bands.map(() => BUFFER_POOL.array(raster.dtype, n));
   const maskGroup = groups[groups.length - 1];
   const mask = options.withMask && raster.levels[maskGroup.plan.level].hasMask ? BUFFER_POOL.bytes(n).fill(0) : null;
   let inside: Uint8Array | null = null;
+  // a grid reaching only source pixels writes every output pixel: the fill is for grids that do not
+  const reachesOutside = groups.map((g) => !allInside(g.plan.cols, g.plan.rows));
+  if (reachesOutside.some(Boolean)) for (const b of out) b.fill(options.fill);
   for (let g = 0; g < groups.length; g++) {
-    const m = insideMask(groups[g].plan.cols, groups[g].plan.rows);
+    const m = reachesOutside[g] ? insideMask(groups[g].plan.cols, groups[g].plan.rows) : null;
     if (m === null) {
       inside = null;
       break;
@@ -129,6 +131,7 @@ async function samplePlan(
   const spanY = indexSpan(rows);
   if (spanX === null || spanY === null || (targets.length === 0 && mask === null)) return;
   const spanWidth = spanX[1] - spanX[0];
+  const copyRows = isRun(cols);
   const stripRows = Math.max(lv.blockHeight, Math.floor(STRIP_SAMPLES / Math.max(1, spanWidth) / lv.blockHeight) * lv.blockHeight);
   // Walk output rows in groups whose source rows fall in the same strip of source rows.
   let i = 0;
@@ -147,8 +150,9 @@ async function samplePlan(
       j++;
     }
     const part = await raster.readWindow(level, { col: spanX[0], row: r0, width: spanWidth, height: r1 - r0 + 1 }, bandNumbers, signal);
-    for (let b = 0; b < targets.length; b++) sampleRows(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
-    if (mask && part.mask) sampleRows(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
+    const sample = copyRows ? copyRowRuns : sampleRows;
+    for (let b = 0; b < targets.length; b++) sample(part.bands[b], spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, targets[b]);
+    if (mask && part.mask) sample(part.mask, spanWidth, spanX[0], r0, cols, rows, i, j, outWidth, mask);
     BUFFER_POOL.release(...part.bands.map((b) => b.buffer), ...(part.mask ? [part.mask.buffer] : [])); // sampled: dead
     releaseRequest(part.bands.reduce((sum, b) => sum + b.byteLength, part.mask?.byteLength ?? 0));
     i = j;
@@ -179,11 +183,41 @@ function sampleRows(
   }
 }
 
+/** Whether the columns are consecutive source columns (a read at the level's own resolution). */
+function isRun(cols: Int32Array): boolean {
+  for (let j = 1; j < cols.length; j++) if (cols[j] !== cols[0] + j) return false;
+  return cols.length > 0 && cols[0] >= 0;
+}
+
+/** `sampleRows` for consecutive columns: each output row is a copy of a source row's span. */
+function copyRowRuns(
+  src: TypedArray,
+  srcWidth: number,
+  col0: number,
+  row0: number,
+  cols: Int32Array,
+  rows: Int32Array,
+  from: number,
+  to: number,
+  outWidth: number,
+  out: TypedArray,
+): void {
+  for (let i = from; i < to; i++) {
+    const r = rows[i];
+    if (r < 0) continue;
+    const start = (r - row0) * srcWidth - col0 + cols[0];
+    out.set(src.subarray(start, start + outWidth), i * outWidth);
+  }
+}
+
+function allInside(cols: Int32Array, rows: Int32Array): boolean {
+  for (let j = 0; j < cols.length; j++) if (cols[j] < 0) return false;
+  for (let i = 0; i < rows.length; i++) if (rows[i] < 0) return false;
+  return true;
+}
+
 function insideMask(cols: Int32Array, rows: Int32Array): Uint8Array | null {
-  let allInside = true;
-  for (let j = 0; j < cols.length && allInside; j++) if (cols[j] < 0) allInside = false;
-  for (let i = 0; i < rows.length && allInside; i++) if (rows[i] < 0) allInside = false;
-  if (allInside) return null;
+  if (allInside(cols, rows)) return null;
   const w = cols.length;
   const m = new Uint8Array(w * rows.length);
   for (let i = 0; i < rows.length; i++) {

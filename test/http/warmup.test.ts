@@ -1,0 +1,25 @@
+/**
+ * The start-up warm-up (src/http/warmup.ts) renders its built-in NetCDF-4 without an error, and
+ * the built-in file is what its generator (scripts/fixtures/warmup_netcdf.py) describes, read
+ * with our HDF5 reader: int16 `sst` (1 × 32 × 64) packed with scale/offset and a _FillValue.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { warmupNetcdf } from '../../src/formats/array/warmup-netcdf.ts';
+import { openHdf5 } from '../../src/formats/hdf5/open-hdf5.ts';
+import { warmUp } from '../../src/http/warmup.ts';
+
+it('the warm-up renders its tile and fetches from its own listener', async () => {
+  assert.equal(await warmUp({ maxReadPixels: 100_000_000 }), null);
+});
+
+it('the built-in file holds the variable the warm-up reads', async () => {
+  const bytes = warmupNetcdf();
+  const file = await openHdf5({ url: 'memory:warmup.nc', size: bytes.length, fetch: (o, l) => Promise.resolve(bytes.slice(o, o + l)) });
+  const sst = file.root.variables.get('sst');
+  assert.ok(sst);
+  assert.deepEqual([...sst.shape], [1, 32, 64]);
+  assert.deepEqual(sst.dims, ['time', 'lat', 'lon']);
+  assert.equal(sst.attrs['scale_factor'], 0.01);
+  assert.equal(sst.attrs['_FillValue'], -32768);
+});
