@@ -94,6 +94,8 @@ const tableBits = (paletteLength: number): number => Math.max(Math.ceil(Math.log
 
 /** Scratch output of one frame, grown as needed (encoding is synchronous). */
 let scratch = new Uint8Array(0);
+/** Largest scratch kept between frames (a 1024² frame's worst case): bigger frames use their own. */
+const SCRATCH_KEPT = 2 * 1024 * 1024;
 
 /**
  * One frame's bytes: for the first frame the file header (signature, logical screen descriptor,
@@ -109,8 +111,8 @@ function frameBytes(f: IndexedFrame, first: boolean, delayMs: number, global: In
   const tableBytes = 3 << bits;
   const local = !first && f.palette !== global;
   const max = (first ? 6 + 7 + tableBytes + 19 : 0) + 8 + 10 + (local ? tableBytes : 0) + lzwMaxBytes(f.width * f.height);
-  if (scratch.length < max) scratch = new Uint8Array(max);
-  const out = scratch;
+  if (scratch.length < max && max <= SCRATCH_KEPT) scratch = new Uint8Array(max);
+  const out = scratch.length >= max ? scratch : new Uint8Array(max);
   let o = 0;
   const u16 = (v: number) => {
     out[o++] = v & 255;
