@@ -4,7 +4,10 @@
  * with sharp to check it is lossless.
  *   node --import tsx bench/png.ts     (needs bench/out from make-bench-data.py and bench/tiles.ts's tiles.json)
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { configFromEnv } from '../src/cli/config-from-env.ts';
 import { getTileMatrixSet } from '../src/geo/tms.ts';
@@ -47,7 +50,7 @@ async function time(label: string, fn: (i: (typeof inputs)[number]) => Promise<B
 
 // correctness: decode ours and compare
 for (const i of inputs.slice(0, 10)) {
-  for (const filter of ['adaptive', 'up', 'none'] as const) {
+  for (const filter of ['adaptive', 'up', 'none', 'sampled', 'auto'] as const) {
     const png = encodePngSync({ ...i, level: 6, filter });
     const back = await sharp(png).raw().toBuffer();
     if (!back.equals(Buffer.from(i.data.buffer, i.data.byteOffset, i.data.length)) && i.channels === 4) throw new Error('round trip differs');
@@ -60,6 +63,8 @@ for (const filter of ['adaptive', 'up'] as const) {
   for (const level of [1, 3, 6]) await time(`ours, ${filter} filter, zlib ${level}`, (i) => encodePngSync({ ...i, level, filter }));
 }
 await time('ours, unfiltered, zlib 1', (i) => encodePngSync({ ...i, level: 1, filter: 'none' }));
+await time('ours, sampled min-sum filters, Z_RLE', (i) => encodePngSync({ ...i, level: 1, filter: 'sampled', strategy: 3 }));
+await time('**ours, `auto` (our `png`)**', (i) => encodePngSync({ ...i, level: 1, filter: 'auto' }));
 const viaSharp = (adaptive: boolean, level: number) => (i: (typeof inputs)[number]) =>
   sharp(i.data, { raw: { width: i.width, height: i.height, channels: i.channels } })
     .toColourspace(i.channels === 2 ? 'b-w' : 'srgb')
@@ -67,3 +72,27 @@ const viaSharp = (adaptive: boolean, level: number) => (i: (typeof inputs)[numbe
     .toBuffer();
 await time('sharp, adaptive filtering, zlib 6', viaSharp(true, 6));
 await time('sharp, no filtering, zlib 6', viaSharp(false, 6));
+
+// bytes against GDAL's PNG driver (libpng defaults, zlib 6) on the same pixels, tile by tile
+const dir = mkdtempSync(path.join(tmpdir(), 'rastile-png-bench-'));
+try {
+  const files = inputs.map((i, k) => {
+    const f = path.join(dir, `${k}.png`);
+    writeFileSync(f, encodePngSync({ ...i, level: 1, filter: 'none' }));
+    return f;
+  });
+  const gdal = JSON.parse(execFileSync('/usr/bin/python3', ['bench/png_gdal_sizes.py', ...files], { encoding: 'utf8' })) as Array<{ bytes: number }>;
+  for (const [label, filter] of [
+    ['Up, zlib 1', 'up'],
+    ['auto', 'auto'],
+  ] as const) {
+    const ours = inputs.map((i) => encodePngSync({ ...i, level: 1, filter }).length);
+    const ratios = ours.map((b, k) => b / gdal[k].bytes);
+    const total = ours.reduce((a, b) => a + b, 0) / gdal.reduce((a, g) => a + g.bytes, 0);
+    console.log(
+      `${label} vs GDAL's PNG driver: total ${total.toFixed(3)}×, worst tile ${Math.max(...ratios).toFixed(3)}×, ${ratios.filter((r) => r > 1).length} of ${inputs.length} tiles larger`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -93,7 +93,7 @@ function withHandle<T>(key: string, create: () => zlib.Inflate | zlib.Deflate, r
  * path on every supported node line; a silent fallback would only show as lost speed.
  */
 export function zlibFastPath(): Record<string, boolean> {
-  return Object.fromEntries([...handles].map(([key, h]) => [key, h !== null]));
+  return { ...Object.fromEntries([...handles].map(([key, h]) => [key, h !== null])), ...Object.fromEntries(streamFastPath) };
 }
 
 /**
@@ -152,3 +152,87 @@ export function deflateInto(input: Uint8Array, settings: DeflateSettings, scratc
 
 /** A generous first guess at the deflated size of `n` bytes (zlib's deflateBound plus slack). */
 export const deflateBound = (n: number): number => n + (n >> 12) + (n >> 14) + 64;
+
+/** Idle handles of DeflateStream by configuration (a stream holds its own across awaits). */
+const streamHandles = new Map<string, ReusedHandle[]>();
+/** Whether each configuration's streams got a native handle (reported by zlibFastPath). */
+const streamFastPath = new Map<string, boolean>();
+
+/** Idle handles kept per configuration (each holds ~0.5 MB of zlib state); more concurrent streams get new ones. */
+const IDLE_STREAM_HANDLES = 2;
+
+/** First output chunk of a DeflateStream; each next one is as large as all output so far. */
+const FIRST_CHUNK = 1 << 18;
+
+/**
+ * A deflate (zlib format) fed in pieces, for images encoded a band of rows at a time: no buffer
+ * of the whole uncompressed stream is ever needed. Each piece is compressed when written (it may
+ * be overwritten as soon as write() returns); the output collects in a few growing chunks. The
+ * stream holds a native handle of its own until finish() or close(), so it may be written across
+ * awaits while other calls deflate. Call close() in every case (it also drops the output chunks).
+ */
+export class DeflateStream {
+  private readonly chunks: Uint8Array[] = [];
+  private out: Uint8Array;
+  private written = 0;
+  private total = 0;
+  /** Without a native handle: copies of the pieces, deflated by finish(). */
+  private readonly pieces: Uint8Array[] | null;
+  private handle: ReusedHandle | null;
+
+  constructor(private readonly settings: DeflateSettings) {
+    const key = `deflate:${settings.level}:${settings.memLevel}:${settings.strategy}`;
+    this.handle = streamHandles.get(key)?.pop() ?? ReusedHandle.create(zlib.createDeflate(settings));
+    streamFastPath.set(`stream:${key}`, this.handle !== null);
+    this.handle?.reset();
+    this.pieces = this.handle ? null : [];
+    this.out = new Uint8Array(FIRST_CHUNK);
+  }
+
+  write(piece: Uint8Array): void {
+    if (this.pieces) this.pieces.push(piece.slice());
+    else this.run(zlib.constants.Z_NO_FLUSH, piece);
+  }
+
+  /** Ends the stream; its compressed bytes in order (views valid until close()). */
+  finish(): Uint8Array[] {
+    if (this.pieces) {
+      const all = new Uint8Array(this.pieces.reduce((a, p) => a + p.length, 0));
+      let at = 0;
+      for (const p of this.pieces) {
+        all.set(p, at);
+        at += p.length;
+      }
+      return [zlib.deflateSync(all, this.settings)];
+    }
+    this.run(zlib.constants.Z_FINISH, new Uint8Array(0));
+    this.chunks.push(this.out.subarray(0, this.written));
+    const key = `deflate:${this.settings.level}:${this.settings.memLevel}:${this.settings.strategy}`;
+    const idle = streamHandles.get(key) ?? [];
+    if (idle.length < IDLE_STREAM_HANDLES) idle.push(this.handle!);
+    else this.handle!.close();
+    streamHandles.set(key, idle);
+    this.handle = null;
+    return this.chunks;
+  }
+
+  /** Gives up the handle when finish() did not (an error midway: the handle is discarded). */
+  close(): void {
+    this.handle?.close();
+    this.handle = null;
+  }
+
+  private run(flush: number, input: Uint8Array): void {
+    let inOff = 0;
+    for (;;) {
+      const [freeOut, leftIn] = this.handle!.write(flush, input, inOff, this.out, this.written);
+      this.written = this.out.length - freeOut;
+      inOff = input.length - leftIn;
+      if (freeOut > 0) return;
+      this.chunks.push(this.out);
+      this.total += this.out.length;
+      this.out = new Uint8Array(this.total);
+      this.written = 0;
+    }
+  }
+}

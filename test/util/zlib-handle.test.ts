@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync, inflateSync, constants } from 'node:zlib';
-import { deflateInto, inflateInto, ZlibDataError, zlibFastPath } from '../../src/util/zlib-handle.ts';
+import { deflateInto, DeflateStream, inflateInto, ZlibDataError, zlibFastPath } from '../../src/util/zlib-handle.ts';
 
 const data = Uint8Array.from({ length: 200_000 }, (_, i) => ((i * 7919) % 251) ^ (i >> 9));
 const settings = { level: 1, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY };
@@ -40,6 +40,51 @@ describe('reused zlib handles', () => {
     const level6 = deflateInto(data, { ...settings, level: 6 }, new Uint8Array(data.length + 1024));
     assert.deepEqual(new Uint8Array(inflateSync(level6)), data);
     assert.deepEqual(new Uint8Array(deflateSync(data, settings)), new Uint8Array(big));
+  });
+
+  it('a stream fed in pieces (reused between writes) inflates back to the whole, in chunks, on a native handle', () => {
+    for (const settings of [
+      { level: 1, memLevel: 9, strategy: constants.Z_RLE },
+      { level: 6, memLevel: 9, strategy: constants.Z_FILTERED },
+    ]) {
+      let x = 1;
+      const big = Uint8Array.from({ length: 3_000_000 }, (_, i) => {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        return (x >>> 24) & (i % 3 ? 0xff : 0x0f); // random, a third of it compressible
+      });
+      const stream = new DeflateStream(settings);
+      const piece = new Uint8Array(65_537);
+      for (let at = 0; at < big.length; at += piece.length) {
+        const part = big.subarray(at, at + piece.length);
+        piece.set(part);
+        stream.write(piece.subarray(0, part.length));
+        piece.fill(0xaa); // the stream must not read a piece after write()
+      }
+      const chunks = stream.finish();
+      stream.close();
+      assert.ok(chunks.length > 1, 'output in several chunks');
+      assert.equal(Buffer.compare(inflateSync(Buffer.concat(chunks)), big), 0);
+      assert.equal(
+        zlibFastPath()[`stream:deflate:${settings.level}:${settings.memLevel}:${settings.strategy}`],
+        true,
+        `DeflateStream fell back on node ${process.versions.node}`,
+      );
+    }
+  });
+
+  it('two streams of one configuration written in turn (as across awaits) each hold their own handle', () => {
+    const s = { level: 6, memLevel: 9, strategy: constants.Z_FILTERED };
+    const a = new DeflateStream(s);
+    const b = new DeflateStream(s);
+    const other = data.map((v) => 255 - v);
+    for (let at = 0; at < data.length; at += 10_000) {
+      a.write(data.subarray(at, at + 10_000));
+      b.write(other.subarray(at, at + 10_000));
+    }
+    assert.equal(Buffer.compare(inflateSync(Buffer.concat(a.finish())), data), 0);
+    assert.equal(Buffer.compare(inflateSync(Buffer.concat(b.finish())), other), 0);
+    a.close();
+    b.close();
   });
 
   it(`runs on reused native handles, not the fallback, on node ${process.versions.node}`, () => {

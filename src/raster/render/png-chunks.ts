@@ -36,19 +36,25 @@ export interface PngHeader {
   trns?: Uint8Array | null;
 }
 
-/** Writes one chunk at `at`; returns the offset after it. */
-function chunk(out: Buffer, at: number, type: string, body: Uint8Array): number {
-  out.writeUInt32BE(body.length, at);
+/** Writes one chunk at `at`, its body given in one or more parts; returns the offset after it. */
+function chunk(out: Buffer, at: number, type: string, body: Uint8Array | readonly Uint8Array[]): number {
+  const parts = body instanceof Uint8Array ? [body] : body;
+  let length = 0;
+  for (const p of parts) {
+    out.set(p, at + 8 + length);
+    length += p.length;
+  }
+  out.writeUInt32BE(length, at);
   out.write(type, at + 4, 'latin1');
-  out.set(body, at + 8);
-  out.writeUInt32BE(crcOf(out, at + 4, at + 8 + body.length), at + 8 + body.length);
-  return at + 12 + body.length;
+  out.writeUInt32BE(crcOf(out, at + 4, at + 8 + length), at + 8 + length);
+  return at + 12 + length;
 }
 
-/** The whole PNG in one buffer of the exact size. */
-export function assemblePng(h: PngHeader, idat: Uint8Array): Buffer {
+/** The whole PNG in one buffer of the exact size; the IDAT's body may come in parts (one IDAT chunk all the same). */
+export function assemblePng(h: PngHeader, idat: Uint8Array | readonly Uint8Array[]): Buffer {
   const extra = (h.plte ? 12 + h.plte.length : 0) + (h.trns ? 12 + h.trns.length : 0);
-  const out = Buffer.allocUnsafe(8 + 25 + extra + 12 + idat.length + 12);
+  const idatLength = idat instanceof Uint8Array ? idat.length : idat.reduce((a, p) => a + p.length, 0);
+  const out = Buffer.allocUnsafe(8 + 25 + extra + 12 + idatLength + 12);
   out.set(SIGNATURE, 0);
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);

@@ -5,19 +5,18 @@
  * Written by hand instead of going through sharp because a tile server encodes thousands of
  * small images: libvips' per-call overhead and its exhaustive adaptive filtering cost 7–12 ms per
  * 256² RGBA tile; this writer does 1–3 ms at similar sizes (bench/png.ts measures both). Rows are
- * filtered with one heuristic pass (the cheapest of Sub/Up/Paeth by sum of absolute residuals,
- * like libpng's minimum-sum heuristic without the rarely chosen Average) and deflated by node:zlib.
+ * filtered (Up, libpng's minimum-sum choice, or that choice on sampled pixels: autoSettings picks)
+ * and deflated by node:zlib.
  */
-import * as zlib from 'node:zlib';
 import { constants, deflateSync } from 'node:zlib';
-import { deflateBound, deflateInto } from '../../util/zlib-handle.ts';
+import { deflateBound, deflateInto, DeflateStream } from '../../util/zlib-handle.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
-import { promisify } from 'node:util';
 import { assemblePng } from './png-chunks.ts';
 import type { PngInput } from './png-input.ts';
 import { LITTLE_ENDIAN, minSumScanlines, upScanlines, upScanlines16 } from './png-filters.ts';
 import { GREY_KEY_SETTINGS, INDEXED_SETTINGS, Reducer } from './png-reduce.ts';
+import { sampledScanlines } from './png-sampled-filter.ts';
 
 const COLOR_TYPE: Record<number, number> = { 1: 0, 2: 4, 3: 2, 4: 6 };
 
@@ -33,28 +32,34 @@ function scanlinesLength(input: PngInput): number {
  * written to `out` (every byte is written) or to a new array.
  */
 export function filterScanlines(input: PngInput, out: Uint8Array = new Uint8Array(scanlinesLength(input))): Uint8Array {
+  if (input.filter === 'auto') return filterScanlines(autoSettings(input), out);
   const { width, height, channels, data, filter } = input;
   const bps = data instanceof Uint16Array ? 2 : 1;
   const bpp = channels * bps;
   const rowBytes = width * bpp;
-  let raw: Uint8Array;
-  if (bps === 2 && filter === 'up' && LITTLE_ENDIAN && rowBytes % 4 === 0 && data.byteOffset % 4 === 0) {
+  if (bps === 1) return filterBytes(data as Uint8Array, out, filter, rowBytes, height, bpp);
+  if (filter === 'up' && LITTLE_ENDIAN && rowBytes % 4 === 0 && data.byteOffset % 4 === 0) {
     upScanlines16(data as Uint16Array, out, rowBytes, height, bpp);
     return out;
   }
-  if (bps === 2) {
-    raw = new Uint8Array(data.length * 2);
+  const raw = BUFFER_POOL.bytes(data.length * 2); // the big-endian bytes
+  try {
     const d = data as Uint16Array;
     for (let i = 0, j = 0; i < d.length; i++, j += 2) {
       raw[j] = d[i] >>> 8;
       raw[j + 1] = d[i] & 0xff;
     }
-  } else raw = data as Uint8Array;
+    return filterBytes(raw, out, filter, rowBytes, height, bpp);
+  } finally {
+    BUFFER_POOL.release(raw.buffer);
+  }
+}
+
+function filterBytes(raw: Uint8Array, out: Uint8Array, filter: PngInput['filter'], rowBytes: number, height: number, bpp: number): Uint8Array {
   if (filter === 'up' && rowBytes % 4 === 0 && raw.byteOffset % 4 === 0) {
     upScanlines(raw, out, rowBytes, height, bpp);
     return out;
   }
-
   if (filter === 'none') {
     for (let y = 0; y < height; y++) {
       out[y * (rowBytes + 1)] = 0;
@@ -77,13 +82,13 @@ export function filterScanlines(input: PngInput, out: Uint8Array = new Uint8Arra
     }
     return out;
   }
-  if (filter === 'auto') return filterScanlines(autoSettings(input), out);
-  minSumScanlines(raw, out, rowBytes, height, bpp);
+  if (filter === 'sampled') sampledScanlines(raw, out, rowBytes, height, bpp);
+  else minSumScanlines(raw, out, rowBytes, height, bpp);
   return out;
 }
 
 /** signature, IHDR, PLTE/tRNS when indexed, one IDAT and IEND in one buffer of the exact size. */
-function assemble(input: PngInput, idat: Uint8Array): Buffer {
+function assemble(input: PngInput, idat: Uint8Array | readonly Uint8Array[]): Buffer {
   const { width, height, plte, trns } = input;
   const depth = input.data instanceof Uint16Array ? 16 : 8;
   return assemblePng({ width, height, depth, colorType: plte ? 3 : COLOR_TYPE[input.channels], plte, trns }, idat);
@@ -109,6 +114,15 @@ export function freeRowFraction(data: Uint8Array | Uint16Array, rowLength: numbe
   return height ? free / height : 1;
 }
 
+/**
+ * A dense 8-bit RGB(A) image of more than 256 colours (photographic imagery, colour gradients):
+ * the min-sum filter choice on sampled pixels, deflated with runs only (Z_RLE). On filtered
+ * continuous-tone rows residuals seldom repeat at a distance, so zlib's string search (level 1)
+ * finds little; run-length + Huffman coding gives fewer bytes than libpng's zlib 6 (GDAL's
+ * driver) at the CPU of Up + zlib 1 (bench/png.ts). Not for grey+alpha, where Up + zlib 1 is smaller.
+ */
+const COLOUR_SETTINGS = { filter: 'sampled', level: 1, strategy: constants.Z_RLE } as const;
+
 /** Images at least this much free rows get libpng's settings under 'auto'. */
 const AUTO_FREE_ROWS = 0.75;
 
@@ -118,8 +132,8 @@ const AUTO_FREE_ROWS = 0.75;
  * tiles, sparse bboxes), where deflate's lazy matching costs less than level 1 and reaches
  * deflate's limit on the empty runs; otherwise Up at the input's level (level 6 costs ~4× the
  * CPU of level 1 on dense tiles, bench/png-matrix.ts). An image reduced by png-reduce.ts
- * (indexed, or grey with a tRNS key) gets that module's settings when dense. Other filters are
- * returned unchanged.
+ * (indexed, or grey with a tRNS key) gets that module's settings when dense, a dense 8-bit RGB(A)
+ * one COLOUR_SETTINGS. Other filters are returned unchanged.
  */
 export function autoSettings(input: PngInput): PngInput {
   if (input.filter !== 'auto') return input;
@@ -127,6 +141,7 @@ export function autoSettings(input: PngInput): PngInput {
     return { ...input, filter: 'adaptive', level: 6, strategy: constants.Z_FILTERED };
   if (input.plte) return { ...input, ...INDEXED_SETTINGS };
   if (input.trns) return { ...input, ...GREY_KEY_SETTINGS };
+  if (input.channels >= 3 && input.data instanceof Uint8Array) return { ...input, ...COLOUR_SETTINGS };
   return { ...input, filter: 'up' };
 }
 
@@ -169,16 +184,17 @@ export function encodePng(pngInput: PngInput): Buffer {
   }
 }
 
-const deflateAsync = promisify(zlib.deflate);
-
 /** Images of at least this many pixels are encoded by encodePngCooperative. */
 export const COOPERATIVE_PNG_PIXELS = 1 << 20;
 
 /**
- * encodePng for large images, byte for byte the same PNG, without holding the event loop: the
- * rows are filtered a slice at a time with yields in between (util/cooperate.ts), each slice
- * starting one row early so its first row is filtered against the row above exactly as in one
- * pass (that overlap row's own output is kept), and the deflate runs on the libuv thread pool.
+ * encodePng for large images, byte for byte the same PNG, without holding the event loop and
+ * without a buffer of the whole image's scanlines: a band of rows at a time is filtered into one
+ * reused buffer and fed to a deflate stream (util/zlib-handle.ts), with yields in between
+ * (util/cooperate.ts). Each band is filtered from one row early, so its first row is filtered
+ * against the row above exactly as in one pass (that extra row's output is not fed). A 4096²
+ * 16-bit tile thus touches ~1 MB of new memory for its PNG besides the PNG itself, not the
+ * ~130 MB of scanlines and the zlib output chunks it did before.
  */
 export async function encodePngCooperative(pngInput: PngInput): Promise<Buffer> {
   const reducer = Reducer.for(pngInput);
@@ -204,23 +220,22 @@ async function encodeSliced(input: PngInput): Promise<Buffer> {
   const bps = data instanceof Uint16Array ? 2 : 1;
   const rowBytes = width * channels * bps;
   const rowSamples = width * channels;
-  const scan = BUFFER_POOL.bytes(scanlinesLength(input));
-  const saved = new Uint8Array(rowBytes + 1);
+  // about 256 KiB of samples per band, a multiple of 4 rows (the SWAR path), plus the row above
+  const rows = Math.max(4, (Math.ceil(262144 / rowBytes) + 3) & ~3);
+  const band = BUFFER_POOL.bytes((rows + 1) * (rowBytes + 1));
+  const stream = new DeflateStream({ level: input.level, memLevel: 9, strategy: input.strategy ?? constants.Z_DEFAULT_STRATEGY });
   try {
-    // about 256 KiB of samples per slice, a multiple of 4 bytes from the start (the SWAR path)
-    const rows = Math.max(4, (Math.ceil(262144 / rowBytes) + 3) & ~3);
     for (let y0 = 0; y0 < height; y0 += rows) {
       const from = y0 === 0 ? 0 : y0 - 1;
       const to = Math.min(height, y0 + rows);
-      const at = from * (rowBytes + 1);
-      if (from < y0) saved.set(scan.subarray(at, at + rowBytes + 1));
-      filterScanlines({ ...input, height: to - from, data: data.subarray(from * rowSamples, to * rowSamples) }, scan.subarray(at, to * (rowBytes + 1)));
-      if (from < y0) scan.set(saved, at);
+      const end = (to - from) * (rowBytes + 1);
+      filterScanlines({ ...input, height: to - from, data: data.subarray(from * rowSamples, to * rowSamples) }, band.subarray(0, end));
+      stream.write(band.subarray((y0 - from) * (rowBytes + 1), end));
       if (mustYield()) await yieldToLoop();
     }
-    const idat = await deflateAsync(scan, { level: input.level, memLevel: 9, strategy: input.strategy ?? constants.Z_DEFAULT_STRATEGY });
-    return assemble(input, idat);
+    return assemble(input, stream.finish());
   } finally {
-    BUFFER_POOL.release(scan.buffer);
+    stream.close();
+    BUFFER_POOL.release(band.buffer);
   }
 }

@@ -10,9 +10,10 @@ export interface PngInput {
   level: number;
   /**
    * 'adaptive': libpng's per-row min-sum choice of None/Sub/Up/Average/Paeth; 'up': Up on every
-   * row; 'none'; 'auto': see autoSettings (`level` and `strategy` then apply to dense images only).
+   * row; 'none'; 'sampled': the min-sum choice on sampled pixels (png-sampled-filter.ts); 'auto':
+   * see autoSettings (`level` and `strategy` then apply to dense images only).
    */
-  filter: 'adaptive' | 'up' | 'none' | 'auto';
+  filter: 'adaptive' | 'up' | 'none' | 'sampled' | 'auto';
   /** zlib strategy (node:zlib constants); Z_DEFAULT_STRATEGY when absent. */
   strategy?: number;
   /** An indexed image (colour type 3): the palette's RGB entries; `data` holds 8-bit indices, `channels` is 1. */

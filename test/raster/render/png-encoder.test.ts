@@ -18,7 +18,7 @@ function samples(width: number, height: number, channels: number, sixteen: boole
 }
 
 describe('PNG encoder', () => {
-  for (const filter of ['up', 'adaptive', 'none', 'auto'] as const) {
+  for (const filter of ['up', 'adaptive', 'none', 'sampled', 'auto'] as const) {
     for (const channels of [1, 2, 3, 4] as const) {
       for (const [width, sixteen] of [
         [64, false],
