@@ -25,8 +25,9 @@ interface Profile {
 const CATEGORIES: Array<[string, (fn: string, url: string) => boolean]> = [
   ['socket write (kernel writev)', (fn) => fn === 'writev' || fn === 'writeBuffer' || fn === 'writeUtf8String'],
   ['garbage collector', (fn) => fn === '(garbage collector)'],
+  ['source version stats (fs.stat of the file, its directory, sidecars)', (_fn, url) => url.includes('local-version-peek')],
   ['response cache (key, version stats, lookup)', (_fn, url) => url.includes('/response-cache/')],
-  ['metrics hook (prom-client)', (_fn, url) => url.includes('metrics-routes') || url.includes('prom-client')],
+  ['metrics (prom-client)', (_fn, url) => url.includes('metrics-routes') || url.includes('response-metrics') || url.includes('prom-client')],
   ['admission hook (budget, deadline)', (_fn, url) => url.includes('/http/admission') || url.includes('request-budget')],
   ['route: parameters, signal, send', (_fn, url) => /\/http\/(route|validation|params|lifecycle|app)\b/.test(url) || url.includes('/http/validation/')],
   ['logging (pino)', (_fn, url) => url.includes('/pino') || url.includes('logger-factory')],

@@ -7,7 +7,9 @@
  * Also reports the block decodes during the cached runs (0: nothing read or decoded), the same
  * server's /healthz and /readyz (the floor of the HTTP stack on this machine: Fastify, our hooks,
  * node's http, a small body), and the cache's own cost in process: `ResponseCache.serve` answering
- * a stored tile (key, validation stats, lookup) without HTTP. With `profile`, the cached-tile run
+ * a stored tile (key, validation stats, lookup) without HTTP, and the floor under all of it: node's
+ * http alone and bare Fastify answering every GET with the same ~45 KB body (bench/http-floor-server.ts),
+ * measured the same way. With `profile`, the cached-tile run
  * is CPU-profiled (--cpu-prof) and its CPU split by where it went (bench/cpu-profile-split.ts):
  * the cache path, our hooks, Fastify and node's http, the socket write, GC.
  *
@@ -21,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { splitProfile } from './cpu-profile-split.ts';
 import { procCpuMs, startScriptSettings, waitForHealthz } from './load.ts';
 import { configFromEnv } from '../src/cli/config-from-env.ts';
+import { requestKey } from '../src/http/response-cache/cache-key.ts';
 import { ResponseCache } from '../src/http/response-cache/response-cache.ts';
 import { createServices } from '../src/http/services.ts';
 
@@ -70,6 +73,18 @@ async function startServer(env: Record<string, string>, nodeArgs: string[] = [])
   return child;
 }
 
+/** The floor servers of bench/http-floor-server.ts (node's http alone, bare Fastify), with `npm start`'s node flags. */
+async function startFloor(kind: 'node' | 'fastify'): Promise<ChildProcess> {
+  const settings = startScriptSettings();
+  const child = spawn(process.execPath, [...settings.nodeArgs, path.join(here, 'http-floor-server.ts'), kind, String(PORT)], {
+    cwd: repo,
+    env: { ...process.env, ...settings.env },
+    stdio: 'ignore',
+  });
+  await waitForHealthz(base, 30_000);
+  return child;
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
@@ -94,19 +109,28 @@ async function tilePaths(): Promise<string[]> {
   return paths;
 }
 
-async function measure(child: ChildProcess, pathsFile: string, headers: string[] = []): Promise<{ cpuMsPerRequest: number; r: WrkResult; decodes: number }> {
-  const d0 = await decodes();
+async function measure(
+  child: ChildProcess,
+  pathsFile: string,
+  headers: string[] = [],
+  rastile = true,
+): Promise<{ cpuMsPerRequest: number; r: WrkResult; decodes: number }> {
+  const d0 = rastile ? await decodes() : 0;
   const c0 = procCpuMs(child.pid!);
   const r = await wrk(pathsFile, seconds, headers);
   const c1 = procCpuMs(child.pid!);
-  return { cpuMsPerRequest: (c1 - c0) / r.requests, r, decodes: (await decodes()) - d0 };
+  return { cpuMsPerRequest: (c1 - c0) / r.requests, r, decodes: rastile ? (await decodes()) - d0 : 0 };
 }
 
-/** CPU µs of one `ResponseCache.serve` hit on the demo tile (in process, no HTTP). */
-async function inProcessHit(n: number): Promise<number> {
+/** CPU µs of one `ResponseCache.serve` hit and one `serveStored` hit (the fast path's) on the demo tile (in process, no HTTP). */
+async function inProcessHit(n: number): Promise<{ serve: number; stored: number }> {
   const config = configFromEnv({});
   const services = createServices(config);
-  const cache = new ResponseCache({ memoryBytes: 64 << 20, maxEntryBytes: 4 << 20, lockMs: 5000 }, (k, l, s) => services.currentVersion!(k, l, s));
+  const cache = new ResponseCache(
+    { memoryBytes: 64 << 20, maxEntryBytes: 4 << 20, lockMs: 5000 },
+    (k, l, s) => services.currentVersion!(k, l, s),
+    (k, l) => services.peekVersion!(k, l),
+  );
   const demo = path.join(repo, 'demo', 'rastile-demo.tif');
   const params = { url: demo, z: 11, x: 1071, y: 724, rescale: [[0, 3000]], colormap_name: 'terrain', tileMatrixSetId: 'WebMercatorQuad' };
   const req = {
@@ -132,8 +156,12 @@ async function inProcessHit(n: number): Promise<number> {
     if (r.status !== 'hit') throw new Error(`expected a hit, got ${r.status}`);
   }
   const c = process.cpuUsage(c0);
+  const key = requestKey(req);
+  const s0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) if (cache.serveStored(key, undefined)?.status !== 'hit') throw new Error('expected a stored hit');
+  const s = process.cpuUsage(s0);
   await cache.close();
-  return (c.user + c.system) / n;
+  return { serve: (c.user + c.system) / n, stored: (s.user + s.system) / n };
 }
 
 async function main(): Promise<void> {
@@ -145,7 +173,12 @@ async function main(): Promise<void> {
     console.log(line);
   };
   const inProcess = await inProcessHit(20_000);
-  say(`${'ResponseCache.serve hit (in process)'.padEnd(34)} CPU ${inProcess.toFixed(1)} µs/request (key, one stat per file and sidecar, LRU lookup)`);
+  say(
+    `${'ResponseCache.serve hit (in process)'.padEnd(34)} CPU ${inProcess.serve.toFixed(1)} µs/request (key digest, the stats of the file and its directory, LRU lookup)`,
+  );
+  say(
+    `${'serveStored hit (fast path, in process)'.padEnd(34)} CPU ${inProcess.stored.toFixed(1)} µs/request (the same without the parameters' key digest and promises)`,
+  );
   const mode = process.argv[4];
   if (mode === 'inproc') return;
   const report = (label: string, m: { cpuMsPerRequest: number; r: WrkResult; decodes: number }): void =>
@@ -153,6 +186,19 @@ async function main(): Promise<void> {
       `${label.padEnd(34)} ${m.r.requests} requests (${m.r.errors} errors, ${m.r.non2xx} non-2xx), ${(m.r.requests / seconds).toFixed(0)}/s, ` +
         `CPU ${(m.cpuMsPerRequest * 1000).toFixed(1)} µs/request, p50 ${(m.r.p50_us / 1000).toFixed(2)} ms, p99 ${(m.r.p99_us / 1000).toFixed(2)} ms, block decodes ${m.decodes}`,
     );
+
+  // 0. The floor: the same wrk run against servers that only answer a 45 KB body.
+  const floorPaths = path.join(out, 'response-cache-floor.txt');
+  writeFileSync(floorPaths, '/cog/tiles/WebMercatorQuad/11/1071/724.png?url=x\n');
+  for (const [kind, label] of [
+    ['node', 'node http alone, 45 KB (floor)'],
+    ['fastify', 'bare Fastify, 45 KB'],
+  ] as const) {
+    const floor = await startFloor(kind);
+    await wrk(floorPaths, 2);
+    report(label, await measure(floor, floorPaths, [], false));
+    await stop(floor);
+  }
 
   // 1. Cache on: warm every tile once, then repeats are hits.
   const profileDir = path.join(out, 'response-cache-profile');
@@ -164,6 +210,15 @@ async function main(): Promise<void> {
   for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
   await wrk(pathsFile, 2); // JIT warm-up
   report('cached tile (hit)', await measure(server, pathsFile));
+  // The same hits through Fastify's routing and hooks (the fast path off): what the fast path saves.
+  await stop(server);
+  server = await startServer({ RASTILE_CACHE_FAST_PATH: '0' });
+  for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
+  await wrk(pathsFile, 2);
+  report('cached tile, fast path off', await measure(server, pathsFile));
+  await stop(server);
+  server = await startServer({});
+  for (const p of paths) await (await fetch(`${base}${p}`)).arrayBuffer();
   if (mode === 'profile') {
     // The same run again, profiled (profiling inflates CPU: only the split is reported).
     await stop(server);

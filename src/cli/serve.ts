@@ -57,7 +57,8 @@ export async function serveProcess(config: Config, options: { announce: boolean 
   // Loaded here, not at the top: a cluster's supervisor never loads the app (Fastify, sharp…).
   const { buildApp } = await import('../http/app.ts');
   const lifecycle = new Lifecycle();
-  const app = buildApp(config, { logger: true, lifecycle });
+  // RASTILE_CACHE_FAST_PATH=0: every request through Fastify (the response cache's fast path off; benchmarks compare).
+  const app = buildApp(config, { logger: true, lifecycle, cacheFastPath: process.env['RASTILE_CACHE_FAST_PATH'] !== '0' });
   // Warm the array tile path before listening (src/http/warmup.ts): the first tile is not a cold one.
   if (process.env.RASTILE_WARMUP !== '0') {
     const { warmUp } = await import('../http/warmup.ts');

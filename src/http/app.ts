@@ -24,6 +24,7 @@ import { registerTmsRoutes } from './factories/tms-routes.ts';
 import { installLifecycleHeaders, Lifecycle } from './lifecycle.ts';
 import { loggerOptions } from './logger.ts';
 import { installResponseCache } from './response-cache/route-cache.ts';
+import { installCacheFastPath } from './response-cache/fast-path.ts';
 import { RouteRegistry } from './route.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -32,6 +33,8 @@ export interface AppOptions {
   services?: Services;
   /** Serving/draining state, shared with the graceful shutdown (src/cli/serve.ts). */
   lifecycle?: Lifecycle;
+  /** false: no response-cache fast path in front of Fastify (tests compare both paths). */
+  cacheFastPath?: boolean;
 }
 
 export function buildApp(config: Config, options: AppOptions = {}): FastifyInstance {
@@ -60,6 +63,14 @@ export function buildApp(config: Config, options: AppOptions = {}): FastifyInsta
   installResponseHeaders(app, config);
   installLifecycleHeaders(app, lifecycle);
   installResponseCache(app, config.responseCache, services);
+  // Repeat GETs answered from the response cache before Fastify routes them (issue 12).
+  if (options.cacheFastPath !== false) {
+    installCacheFastPath(
+      app,
+      { corsOrigins: config.corsOrigins || '', cacheControlTiles: config.responseCache?.cacheControlTiles ?? '', cacheControl: config.cacheControl || '' },
+      lifecycle,
+    );
+  }
 
   registerAppRoutes(app, registry, lifecycle, demoFileIfServed(config));
   registerFavicon(app);

@@ -35,6 +35,8 @@ export interface Services {
   earthdata?: EarthdataAuth;
   /** The current version of an input a response read (src/util/read-set.ts), for the response cache. */
   currentVersion?(kind: string, location: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** `currentVersion` when a synchronous check can tell (local files), else undefined: the response cache's fast path. */
+  peekVersion?(kind: string, location: string): string | undefined;
 }
 
 export interface ServiceHooks {
@@ -98,6 +100,7 @@ export function createServices(config: Config, hooks: ServiceHooks = {}): Servic
     },
     cmr,
     currentVersion: async (kind, location, signal) => byKind.get(kind)?.currentVersion(location, signal),
+    peekVersion: (kind, location) => (kind === datasets.readKind ? datasets.peekVersion(location) : undefined),
     ...(earthdata !== undefined ? { earthdata } : {}),
   };
 }

@@ -6,7 +6,6 @@
  */
 import { gcpPolynomial } from './gcp-polynomial.ts';
 import { gcpWarped } from './gcp-warped.ts';
-import { statSync } from 'node:fs';
 import type { Rgba } from '../../color.ts';
 import { representableNodata, type DType } from '../../dtype.ts';
 import { Errors } from '../../errors.ts';
@@ -18,8 +17,9 @@ import type { Crs } from '../../geo/crs-type.ts';
 import { parseLocation } from '../../sources/location.ts';
 import type { SourceOpener } from '../../sources/open-source.ts';
 import type { Source } from '../../sources/source.ts';
+import { LocalVersionPeek } from '../../sources/local-version-peek.ts';
 import { SidecarProbe } from '../../sources/sidecar-probe.ts';
-import { fileIdentity, fileSettled, sourceCacheKey } from '../../sources/version.ts';
+import { sourceCacheKey } from '../../sources/version.ts';
 import type { DatasetVersions } from '../grid-dataset.ts';
 import type { GridBand, GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
 import type { BlockCache } from './block-cache.ts';
@@ -86,33 +86,9 @@ export function tiffGridVersions(ctx: TiffGridContext): DatasetVersions {
   };
 }
 
-/**
- * `versionOf(currentSources(location))` for a local file from synchronous stats (one per file and
- * sidecar; a missing sidecar is no exception), or undefined when a stat cannot stand for the
- * version: not a local file, the file missing or not a regular file, or a file changed within the
- * racy window (its open gives a unique version). The stat follows symlinks as the open does, so
- * the identity is the one the FileSource took from its handle.
- */
-function peekLocalVersion(location: string): string | undefined {
-  let loc;
-  try {
-    loc = parseLocation(location);
-  } catch {
-    return undefined;
-  }
-  if (loc.kind !== 'file') return undefined;
-  const observedAt = Date.now();
-  const main = statSync(loc.path, { bigint: true, throwIfNoEntry: false });
-  if (main === undefined || !main.isFile() || !fileSettled(main, observedAt)) return undefined;
-  const parts = [fileIdentity(main)];
-  for (const suffix of SIDECARS) {
-    const st = statSync(`${loc.path}${suffix}`, { bigint: true, throwIfNoEntry: false });
-    if (st === undefined) continue;
-    if (!st.isFile() || !fileSettled(st, observedAt)) return undefined;
-    parts.push(`${suffix}=${fileIdentity(st)}`);
-  }
-  return parts.join('|');
-}
+/** `versionOf(currentSources(location))` for a local file from synchronous stats (src/sources/local-version-peek.ts). */
+const LOCAL_VERSIONS = new LocalVersionPeek(SIDECARS);
+const peekLocalVersion = (location: string): string | undefined => LOCAL_VERSIONS.peek(location);
 
 /** Opens a GeoTIFF (and its sidecars) as a GridDataset; not georeferenced → BadRequest / InvalidCrs. */
 export async function openTiffGrid(location: string, ctx: TiffGridContext, signal?: AbortSignal): Promise<GridDataset> {

@@ -7,7 +7,8 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { clusterMetricsText } from '../../util/cluster-metrics.ts';
-import { counter, enableProcessMetrics, gauge, histogram, metricsRegistry } from '../../util/metrics.ts';
+import { enableProcessMetrics, gauge, metricsRegistry } from '../../util/metrics.ts';
+import { countResponse, registerResponseMetrics } from '../response-metrics.ts';
 
 /** Memory gauges under the names rastile used before prom-client (dashboards keep working). */
 function registerMemoryGauges(): void {
@@ -24,26 +25,10 @@ function registerMemoryGauges(): void {
 export function registerMetricsRoutes(app: FastifyInstance): void {
   enableProcessMetrics();
   registerMemoryGauges();
-  const requests = counter('rastile_http_requests_total', 'HTTP requests answered');
-  const responses = counter('rastile_http_responses_total', 'HTTP responses by status code', ['status']);
-  const duration = histogram('rastile_http_request_duration_seconds', 'Time from request to response sent, per route template', ['method', 'route', 'status']);
-  // The labelled series of each (method, route, status), looked up once: prom-client hashes the
-  // label object on every call otherwise.
-  const series = new Map<string, { response: ReturnType<typeof responses.labels>; duration: ReturnType<typeof duration.labels> }>();
+  registerResponseMetrics();
   app.addHook('onResponse', (request, reply, done) => {
     // The route template (`/cog/tiles/:tileMatrixSetId/:z/:x/:y`), never the raw URL: bounded labels.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
-    const key = `${request.method} ${status} ${route}`;
-    let s = series.get(key);
-    if (s === undefined) {
-      const labels = { method: request.method, route, status: String(status) };
-      s = { response: responses.labels({ status: labels.status }), duration: duration.labels(labels) };
-      series.set(key, s);
-    }
-    requests.inc();
-    s.response.inc();
-    s.duration.observe(reply.elapsedTime / 1000);
+    countResponse(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', async (_request, reply) => {

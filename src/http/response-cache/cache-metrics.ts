@@ -33,9 +33,13 @@ export function responseCacheMetrics(memory: MemoryStore, maxBytes: number): Res
     g.set(n);
   });
   observeCacheSize('response', () => ({ bytes: memory.bytes, entries: memory.entries, maxBytes }));
+  // Each outcome's labelled series, looked up once (prom-client hashes a label object per call).
+  const series = new Map<string, { inc(): void }>();
   return {
     outcome(name, bytes) {
-      outcomes.inc({ outcome: name });
+      let s = series.get(name);
+      if (s === undefined) series.set(name, (s = outcomes.labels({ outcome: name })));
+      s.inc();
       if (name === 'hit_memory' || name === 'hit_redis') generic.hit(bytes);
       else if (name === 'miss') generic.miss();
     },

@@ -23,6 +23,9 @@ import { MemoryStore, type CacheMeta, type CachedResponse } from './store.ts';
 /** The current version of an input (undefined: unknown, so no cached answer can be trusted). */
 export type VersionOf = (kind: string, location: string, signal?: AbortSignal) => Promise<string | undefined>;
 
+/** `VersionOf` when a synchronous check can tell (a local file's stats); undefined: ask `VersionOf`. */
+export type PeekVersion = (kind: string, location: string) => string | undefined;
+
 export interface ResponseCacheOptions {
   /** In-process store, bytes (RASTILE_RESPONSE_CACHE_MB). */
   memoryBytes: number;
@@ -41,9 +44,12 @@ export interface CacheRequest extends RequestKeyParts {
 }
 
 export type CacheOutcome =
-  | { status: 'hit' | 'miss' | 'wait-hit'; result: HandlerResult & { kind: 'body' }; etag: string }
+  | { status: 'hit' | 'miss' | 'wait-hit'; result: HandlerResult & { kind: 'body' }; etag: string; reqKey: string }
   | { status: 'uncacheable'; result: HandlerResult }
-  | { status: 'not-modified'; etag: string; image: boolean };
+  | { status: 'not-modified'; etag: string; image: boolean; reqKey: string };
+
+/** What `serveStored` answers without waiting: a stored response or a 304. */
+export type StoredOutcome = { status: 'hit'; response: CachedResponse; etag: string } | { status: 'not-modified'; etag: string; image: boolean };
 
 export interface ResponseCacheStats {
   hits: { memory: number; redis: number };
@@ -68,10 +74,13 @@ export class ResponseCache {
   private readonly inflight = new Map<string, Promise<CacheOutcome>>();
   private readonly token = randomBytes(9).toString('base64url');
   private readonly metrics: ResponseCacheMetrics;
+  /** `serveStored`'s last response key per request record, with the versions it was computed from. */
+  private readonly lastKeys = new WeakMap<CacheMeta, { deps: ReadDep[]; respKey: string }>();
 
   constructor(
     private readonly options: ResponseCacheOptions,
     private readonly versionOf: VersionOf,
+    private readonly peekVersion?: PeekVersion,
   ) {
     this.memory = new MemoryStore(options.memoryBytes);
     this.metrics = responseCacheMetrics(this.memory, options.memoryBytes);
@@ -100,6 +109,48 @@ export class ResponseCache {
     }
   }
 
+  /**
+   * The stored answer for a request key from the in-process store, decided synchronously (the
+   * HTTP fast path, src/http/response-cache/fast-path.ts): every input's current version from
+   * `peekVersion` (a stat per local file, as `serve` does), so a changed file is another key at
+   * once. Undefined whenever `serve` is needed: an unknown key, an input only an async check can
+   * version (remote objects), links built from the request's host, a response not in memory, or
+   * one `accept` refuses (before anything is counted).
+   */
+  serveStored(reqKey: string, ifNoneMatch: string | undefined, accept: (r: CachedResponse, etag: string) => boolean = () => true): StoredOutcome | undefined {
+    const meta = this.memory.getMeta(reqKey);
+    if (meta === undefined || meta === NOT_CACHEABLE || meta.base || meta.deps.length === 0 || this.peekVersion === undefined) return undefined;
+    const deps: ReadDep[] = [];
+    try {
+      for (const [kind, location] of meta.deps) {
+        const version = this.peekVersion(kind, location);
+        if (version === undefined) return undefined;
+        deps.push({ kind, location, version });
+      }
+    } catch {
+      return undefined; // e.g. a stat refused: `serve` reports it properly
+    }
+    // The digest of the same versions as last time is the same response key.
+    const memo = this.lastKeys.get(meta);
+    let respKey: string;
+    if (memo !== undefined && memo.deps.length === deps.length && memo.deps.every((d, i) => d.version === deps[i].version)) respKey = memo.respKey;
+    else {
+      respKey = responseKey(reqKey, deps, undefined);
+      this.lastKeys.set(meta, { deps, respKey });
+    }
+    const etag = etagOf(respKey);
+    if (ifNoneMatchHits(ifNoneMatch, etag)) {
+      this.stats.notModified++;
+      this.metrics.outcome('not_modified');
+      return { status: 'not-modified', etag, image: meta.image === true };
+    }
+    const response = this.memory.getResponse(respKey);
+    if (response === undefined || !accept(response, etag)) return undefined;
+    this.stats.hits.memory++;
+    this.metrics.outcome('hit_memory', response.body.length);
+    return { status: 'hit', response, etag };
+  }
+
   async close(): Promise<void> {
     if (this.redis !== undefined) untrackConnection(this.redis);
     await this.redis?.close();
@@ -121,7 +172,7 @@ export class ResponseCache {
     if (ifNoneMatchHits(req.ifNoneMatch, etag)) {
       this.stats.notModified++;
       this.metrics.outcome('not_modified');
-      return { status: 'not-modified', etag, image: meta.image === true };
+      return { status: 'not-modified', etag, image: meta.image === true, reqKey };
     }
     let response = this.memory.getResponse(respKey);
     if (response === undefined && this.redis !== undefined) {
@@ -135,7 +186,7 @@ export class ResponseCache {
     if (response === undefined) return undefined;
     this.stats.hits[tier]++;
     this.metrics.outcome(tier === 'memory' ? 'hit_memory' : 'hit_redis', response.body.length);
-    return { status: 'hit', result: toResult(response), etag };
+    return { status: 'hit', result: toResult(response), etag, reqKey };
   }
 
   /** The response key from the current versions of what the request read last time. */
@@ -215,7 +266,7 @@ export class ResponseCache {
     this.metrics.outcome(stored ? 'stored' : 'not_stored');
     if (stored) this.stats.stored++;
     else this.stats.uncacheable++;
-    return { status: 'miss', result: toResult(response), etag: etagOf(respKey) };
+    return { status: 'miss', result: toResult(response), etag: etagOf(respKey), reqKey };
   }
 
   /** A shared answer seen through this request's If-None-Match. */
@@ -223,7 +274,7 @@ export class ResponseCache {
     if ((outcome.status === 'miss' || outcome.status === 'wait-hit' || outcome.status === 'hit') && ifNoneMatchHits(req.ifNoneMatch, outcome.etag)) {
       this.stats.notModified++;
       this.metrics.outcome('not_modified');
-      return { status: 'not-modified', etag: outcome.etag, image: isImageType(outcome.result.contentType) };
+      return { status: 'not-modified', etag: outcome.etag, image: isImageType(outcome.result.contentType), reqKey: outcome.reqKey };
     }
     return outcome;
   }

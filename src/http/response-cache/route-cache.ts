@@ -7,6 +7,7 @@ import type { ResponseCacheConfig } from '../../config.ts';
 import type { HandlerResult } from '../handler-result.ts';
 import type { Services } from '../services.ts';
 import { canonical } from './cache-key.ts';
+import { fastPathOf } from './fast-path.ts';
 import { ResponseCache, isImageType } from './response-cache.ts';
 
 declare module 'fastify' {
@@ -39,6 +40,7 @@ export function installResponseCache(app: FastifyInstance, config: ResponseCache
   let cache: ResponseCache | null = null;
   if (config !== undefined && (config.memoryBytes > 0 || config.url !== undefined)) {
     const versionOf = services.currentVersion?.bind(services) ?? (() => Promise.resolve(undefined));
+    const peekVersion = services.peekVersion?.bind(services);
     cache = new ResponseCache(
       {
         memoryBytes: config.memoryBytes,
@@ -47,6 +49,7 @@ export function installResponseCache(app: FastifyInstance, config: ResponseCache
         ...(config.url !== undefined ? { redis: { url: config.url, ttlMs: config.ttlMs } } : {}),
       },
       versionOf,
+      peekVersion,
     );
     INSTALLED.set(cache, { cache, config });
     const c = cache;
@@ -95,6 +98,8 @@ export async function serveThroughCache(
     render,
   );
   if (outcome.status === 'uncacheable') return outcome.result;
+  // The next GET of this exact URL can be answered before routing (fast-path.ts).
+  if (request.method === 'GET' && vary.length === 0) fastPathOf(cache)?.remember(request.url, outcome.reqKey, request.routeOptions.url ?? route.path);
   reply.header('etag', outcome.etag);
   reply.header('x-rastile-cache', outcome.status);
   const image = outcome.status === 'not-modified' ? outcome.image : isImageType(outcome.result.contentType);

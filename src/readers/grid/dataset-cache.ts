@@ -55,6 +55,11 @@ export class DatasetCache {
     return this.versions?.peek?.(location) ?? this.versions?.current(location, signal);
   }
 
+  /** The version `location` holds now when a synchronous check can tell (a local file's stats), else undefined. */
+  peekVersion(location: string): string | undefined {
+    return this.versions?.peek?.(location);
+  }
+
   private async openCurrent(location: string, signal?: AbortSignal): Promise<GridDataset> {
     let key = location;
     if (this.versions !== undefined) {
