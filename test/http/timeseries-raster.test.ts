@@ -182,6 +182,27 @@ interface GifReport {
   diff: number[][];
 }
 
+/** Whether each image of a GIF has a local colour table (its image descriptor's flag). */
+function localColourTables(gif: Buffer): boolean[] {
+  const skipBlocks = (i: number): number => {
+    while (gif[i]! !== 0) i += gif[i]! + 1;
+    return i + 1;
+  };
+  const flags = gif[10]!;
+  let i = 13 + ((flags & 0x80) !== 0 ? 3 << ((flags & 7) + 1) : 0);
+  const local: boolean[] = [];
+  while (gif[i] !== 0x3b) {
+    if (gif[i] === 0x21) i = skipBlocks(i + 2);
+    else if (gif[i] === 0x2c) {
+      const packed = gif[i + 9]!;
+      local.push((packed & 0x80) !== 0);
+      i += 10 + ((packed & 0x80) !== 0 ? 3 << ((packed & 7) + 1) : 0);
+      i = skipBlocks(i + 1); // minimum code size, then the data blocks
+    } else throw new Error(`GIF: unexpected byte ${gif[i]} at ${i}`);
+  }
+  return local;
+}
+
 function decodeGif(gif: Buffer, pngs: Buffer[]): GifReport {
   const dir = mkdtempSync(path.join(tmpdir(), 'rastile-gif-'));
   try {
@@ -224,6 +245,7 @@ describe('GET /raster/timeseries/bbox/….gif', () => {
       pngs.push(Buffer.from(await p.arrayBuffer()));
     }
     const report = decodeGif(gif, pngs);
+    assert.deepEqual(localColourTables(gif), [false, false, false, false], 'viridis: one global colour table for every frame');
     assert.equal(report.n_frames, 4);
     assert.deepEqual(report.size, [64, 48]);
     assert.deepEqual(report.durations, [330, 330, 330, 330], '1000 // 3 = 333 ms, stored as 33 cs');
@@ -270,7 +292,8 @@ import json, sys
 from PIL import Image
 im = Image.open(sys.argv[1] + '/a.gif'); im.seek(1)
 f = im.convert('RGBA'); png = Image.open(sys.argv[1] + '/b.png').convert('RGBA')
-out = sum(1 for y in range(48) for x in range(64) if not (x < 61 and y < 9) and f.getpixel((x, y)) != png.getpixel((x, y)))
+same = lambda a, b: a[3] == b[3] and (a[3] == 0 or a == b)  # a transparent pixel has no colour (as decodeGif's diff)
+out = sum(1 for y in range(48) for x in range(64) if not (x < 61 and y < 9) and not same(f.getpixel((x, y)), png.getpixel((x, y))))
 white = sum(1 for y in range(9) for x in range(61) if f.getpixel((x, y)) == (255, 255, 255, 255))
 print(json.dumps([out, white]))
 `;

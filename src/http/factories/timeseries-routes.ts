@@ -259,7 +259,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       operationId: `${op}_timeseries_bbox${sized ? '_sized' : ''}`,
       summary: 'Animated GIF of a bbox, one frame per step with data, in step order.',
       description:
-        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever.',
+        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with the colormap as palette (one for every frame) or its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever.',
       tags,
       params: sized ? { ...gifParams, ...sizePath } : { ...gifParams, ...partSizeParams(maxSide) },
       responses: { 200: { description: 'Animated GIF.', content: { 'image/gif': {} } }, 204: { description: 'No step has data.' } },
@@ -270,13 +270,15 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         const steps = await requestSteps(p, services, bounds, signal);
         await sizeGuard(services, p, 'bbox', bounds, p.coord_crs ?? WGS84, steps.length, signal);
         const area = datasetGeographicBounds(p.coord_crs ?? WGS84, bounds, WGS84);
+        // one colormap table for the series: its frames then share one palette (encode-gif.ts)
+        const colormap = colormapOf(p);
         const frames = await run(
           steps,
           stepRead(p, area, async (reader, s): Promise<IndexedFrame> => {
             const img = await readBbox(reader, p, bounds, s);
             const shown = await post(img);
             try {
-              return renderGifFrame(shown, { rescale: p.rescale, colorFormula: p.color_formula, colormap: colormapOf(p), returnMask: p.return_mask });
+              return renderGifFrame(shown, { rescale: p.rescale, colorFormula: p.color_formula, colormap, returnMask: p.return_mask });
             } finally {
               releaseImage(img);
               if (shown !== img) releaseImage(shown);

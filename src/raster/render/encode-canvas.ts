@@ -9,7 +9,7 @@ import { encodeGeoTiff } from './encode-geotiff.ts';
 import { encodeNpy } from './encode-npy.ts';
 import { encodeWithSharp } from './encode-sharp.ts';
 import { driverName, type ImageFormat } from './formats.ts';
-import { alphaTo16, maskBand } from './mask-band.ts';
+import { ALPHA16, maskBand } from './mask-band.ts';
 import { interleave, interleaveWithAlpha } from './interleave.ts';
 import { COOPERATIVE_PNG_PIXELS, encodePng, encodePngCooperative } from './png-encoder.ts';
 import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
@@ -56,19 +56,21 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
       const channels = bands.length + (returnMask ? 1 : 0);
       if ((dtype !== 'uint8' && dtype !== 'uint16') || channels < 1 || channels > 4) throw cannotEncode(canvas, format);
       const planes = bands as Array<Uint8Array | Uint16Array>;
-      const alpha = returnMask ? (dtype === 'uint16' ? alphaTo16(canvas.alpha) : canvas.alpha) : undefined;
+      const alpha = returnMask ? canvas.alpha : undefined;
+      // 16-bit alpha from the 8-bit mask as it is interleaved (rio-tiler's trunc(a / 255 · 65535))
+      const alphaTable = dtype === 'uint16' ? ALPHA16 : undefined;
       const n = width * height;
       const buf = dtype === 'uint16' ? new Uint16Array(n * channels) : BUFFER_POOL.bytes(n * channels);
       const input = { width, height, channels: channels as 1 | 2 | 3 | 4, data: buf as Uint8Array | Uint16Array, ...PNG_PROFILE[format] };
       if (n >= COOPERATIVE_PNG_PIXELS) {
         try {
-          await interleaveCooperative(buf, planes, alpha, width, height);
+          await interleaveCooperative(buf, planes, alpha, alphaTable, width, height);
           return await encodePngCooperative(input);
         } finally {
           BUFFER_POOL.release(buf.buffer);
         }
       }
-      if (alpha) interleaveWithAlpha(buf, planes, alpha, n);
+      if (alpha) interleaveWithAlpha(buf, planes, alpha, n, alphaTable);
       else interleave(buf, planes, n);
       const encoding = encodePng(input);
       BUFFER_POOL.release(buf.buffer); // read synchronously by encodePng
@@ -95,7 +97,8 @@ export async function encodeCanvas(canvas: Canvas, format: ImageFormat, returnMa
 async function interleaveCooperative(
   out: Uint8Array | Uint16Array,
   planes: ReadonlyArray<Uint8Array | Uint16Array>,
-  alpha: Uint8Array | Uint16Array | undefined,
+  alpha: Uint8Array | undefined,
+  alphaTable: Uint16Array | undefined,
   width: number,
   height: number,
 ): Promise<void> {
@@ -106,7 +109,7 @@ async function interleaveCooperative(
     const b = Math.min(height, y0 + rows) * width;
     const slice = out.subarray(a * c, b * c);
     const parts = planes.map((p) => p.subarray(a, b));
-    if (alpha) interleaveWithAlpha(slice, parts, alpha.subarray(a, b), b - a);
+    if (alpha) interleaveWithAlpha(slice, parts, alpha.subarray(a, b), b - a, alphaTable);
     else interleave(slice, parts, b - a);
     if (mustYield()) await yieldToLoop();
   }

@@ -1,16 +1,18 @@
 /**
- * Animated GIFs of rendered frames (time-series `…/timeseries/bbox/….gif`), written with gifenc.
+ * Animated GIFs of rendered frames (time-series `…/timeseries/bbox/….gif`): gifenc's quantiser
+ * for frames of more than 255 colours, our own file writer and LZW (gif-lzw.ts: gifenc's
+ * encoder, byte for byte, without its cold-start cost).
  *
- * Palette: one per frame (a local colour table), chosen as soon as the frame is rendered. Frames
- * of a time series can differ a lot (seasons, clouds, snow), so a palette shared across frames
- * would spend its 256 colours badly; per frame, each keeps its own best 256, and the frame is
- * held as one byte per pixel from then on instead of four (a shared palette needs every frame's
- * RGBA at once, or a second render). A shared palette would not be cheaper either: with a
- * colormap (the usual frame) the palette is the colormap entries the frame uses, found from a
- * 256-entry table (gif-colormap-frame.ts), and the cost is LZW, the same per frame whatever the
- * palette. A frame with at most 255 distinct opaque colours (grey data, or colormapped) gets
- * those colours exactly; others are quantised by gifenc (RGB565 buckets).
- * Transparent pixels (alpha 0) use a reserved palette entry, and each frame is disposed to the
+ * Palette: with a colormap without transparent entries (every named one), the whole colormap,
+ * one array shared by every frame, written once as the global colour table; a pixel's index is
+ * its 8-bit value and an entry the frame does not use is its transparent index
+ * (gif-colormap-frame.ts). Otherwise one per frame (a local colour table), chosen as soon as the
+ * frame is rendered: the colormap entries the frame uses, or a frame's ≤ 255 distinct opaque
+ * colours exactly, else gifenc's quantiser (RGB565 buckets). Frames of a true-colour series can
+ * differ a lot (seasons, clouds, snow), so one palette for them all would spend its 256 colours
+ * badly and need every frame's RGBA at once; per frame, each is held as one byte per pixel as
+ * soon as it is rendered.
+ * Transparent pixels (alpha 0) use a palette entry no pixel of the frame uses, and each frame is disposed to the
  * background (GIF disposal 2), so a pixel without data never shows the previous frame.
  */
 import gifenc, { type Palette } from 'gifenc';
@@ -18,11 +20,12 @@ import type { ImageData } from '../image-data.ts';
 import type { Canvas } from './canvas.ts';
 import { coerceDtype } from './dtype-coerce.ts';
 import { colormapGifFrame } from './gif-colormap-frame.ts';
+import { lzwImageData, lzwMaxBytes } from './gif-lzw.ts';
 import type { IndexedFrame } from './indexed-frame.ts';
 import { postProcess, type RenderOptions } from './render-image.ts';
 
 // Node resolves gifenc to its CommonJS build, whose named exports it cannot detect.
-const { applyPalette, GIFEncoder, quantize } = gifenc;
+const { applyPalette, quantize } = gifenc;
 
 export type { IndexedFrame };
 
@@ -86,19 +89,92 @@ export function indexFrame(rgba: Uint8Array, width: number, height: number): Ind
   return { width, height, index: mapped, palette: anyTransparent ? [...quantised, [0, 0, 0]] : quantised, transparentIndex: anyTransparent ? t : -1 };
 }
 
-/** Entries of the colour table gifenc writes for a palette (a power of two, at least 2). */
-const tableEntries = (paletteLength: number): number => 1 << Math.max(Math.ceil(Math.log2(paletteLength)), 1);
-/** GIF header (6) + logical screen descriptor (7) + global colour table + NETSCAPE loop extension (19). */
-const firstFramePrefix = (paletteLength: number): number => 6 + 7 + 3 * tableEntries(paletteLength) + 19;
+/** log2 of the entries of a palette's colour table (a power of two, at least 2 entries). */
+const tableBits = (paletteLength: number): number => Math.max(Math.ceil(Math.log2(paletteLength)), 1);
+
+/** Scratch output of one frame, grown as needed (encoding is synchronous). */
+let scratch = new Uint8Array(0);
+/** Largest scratch kept between frames (a 1024² frame's worst case): bigger frames use their own. */
+const SCRATCH_KEPT = 2 * 1024 * 1024;
+
+/**
+ * One frame's bytes: for the first frame the file header (signature, logical screen descriptor,
+ * its palette as the global colour table, NETSCAPE loop extension), then the graphic control
+ * extension (delay, disposal 2, transparency), the image descriptor (a local colour table on
+ * later frames, unless their palette is the global one: the same array) and the LZW image data.
+ * Byte for byte what gifenc's `writeFrame` writes (which always writes the local table).
+ */
+function frameBytes(f: IndexedFrame, first: boolean, delayMs: number, global: IndexedFrame['palette']): Uint8Array {
+  // a colour table has at least 2 entries
+  const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
+  const bits = tableBits(palette.length);
+  const tableBytes = 3 << bits;
+  const local = !first && f.palette !== global;
+  const max = (first ? 6 + 7 + tableBytes + 19 : 0) + 8 + 10 + (local ? tableBytes : 0) + lzwMaxBytes(f.width * f.height);
+  if (scratch.length < max && max <= SCRATCH_KEPT) scratch = new Uint8Array(max);
+  const out = scratch.length >= max ? scratch : new Uint8Array(max);
+  let o = 0;
+  const u16 = (v: number) => {
+    out[o++] = v & 255;
+    out[o++] = (v >> 8) & 255;
+  };
+  const table = () => {
+    out.fill(0, o, o + tableBytes);
+    for (let k = 0; k < palette.length; k++) {
+      const c = palette[k]!;
+      out[o + 3 * k] = c[0]!;
+      out[o + 3 * k + 1] = c[1]!;
+      out[o + 3 * k + 2] = c[2]!;
+    }
+    o += tableBytes;
+  };
+  if (first) {
+    for (const ch of 'GIF89a') out[o++] = ch.charCodeAt(0);
+    u16(f.width);
+    u16(f.height);
+    out[o++] = 0x80 | (7 << 4) | (bits - 1); // global table, 8 bits of colour resolution
+    out[o++] = 0; // background index
+    out[o++] = 0; // pixel aspect ratio
+    table();
+    out[o++] = 0x21; // NETSCAPE2.0 application extension: loop forever
+    out[o++] = 0xff;
+    out[o++] = 11;
+    for (const ch of 'NETSCAPE2.0') out[o++] = ch.charCodeAt(0);
+    out[o++] = 3;
+    out[o++] = 1;
+    u16(0);
+    out[o++] = 0;
+  }
+  const transparent = f.transparentIndex >= 0;
+  out[o++] = 0x21; // graphic control extension
+  out[o++] = 0xf9;
+  out[o++] = 4;
+  out[o++] = (2 << 2) | (transparent ? 1 : 0); // disposal 2: restore to background
+  u16(Math.round(delayMs / 10));
+  out[o++] = transparent ? f.transparentIndex : 0;
+  out[o++] = 0;
+  out[o++] = 0x2c; // image descriptor
+  u16(0);
+  u16(0);
+  u16(f.width);
+  u16(f.height);
+  out[o++] = local ? 0x80 | (bits - 1) : 0;
+  if (local) table();
+  o = lzwImageData(f.index, 8, out, o);
+  return out.slice(0, o);
+}
+
+/** Bytes of the file prefix in the first frame's block: header 6, screen descriptor 7, global table, NETSCAPE extension 19. */
+const firstFramePrefix = (paletteLength: number): number => 6 + 7 + (3 << tableBits(Math.max(paletteLength, 2))) + 19;
 
 /**
  * The animated GIF: frames in order, each shown `delayMs` (GIF stores centiseconds), looping
- * forever. Each distinct frame is LZW-encoded once, by its own gifenc encoder, and the GIF is the
- * concatenation of those blocks: a frame given again (the same object: time-series steps that
- * read the same granules) repeats its bytes. The first frame's palette is the global colour table,
- * so its repeats are its block without the file prefix (a frame without a local table uses the
- * global one). One concatenation at the end: appending 30 frames to one growing gifenc stream
- * (which grows by 1/8 past 1 MB) cost more than their LZW encoding (bench/timeseries.ts).
+ * forever. Each distinct frame is encoded once (gif-lzw.ts) and the GIF is the concatenation of
+ * those blocks: a frame given again (the same object: time-series steps that read the same
+ * granules) repeats its bytes. The first frame's palette is the global colour table, so its
+ * repeats are its block without the file prefix (a frame without a local table uses the global
+ * one). One concatenation at the end: appending 30 frames to one growing stream (as gifenc's,
+ * which grows by 1/8 past 1 MB) cost more than their LZW encoding (bench/timeseries.ts).
  */
 export function encodeAnimatedGif(frames: readonly IndexedFrame[], delayMs: number): Buffer {
   const encoded = new Map<IndexedFrame, Uint8Array>();
@@ -106,26 +182,10 @@ export function encodeAnimatedGif(frames: readonly IndexedFrame[], delayMs: numb
   frames.forEach((f, i) => {
     let bytes = encoded.get(f);
     if (bytes === undefined) {
-      // gifenc wants at least 2 palette entries (a 1-bit colour table)
-      const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
-      const options = {
-        palette,
-        delay: delayMs,
-        repeat: 0,
-        dispose: 2,
-        first: i === 0,
-        ...(f.transparentIndex >= 0 ? { transparent: true, transparentIndex: f.transparentIndex } : {}),
-      };
-      const one = GIFEncoder({ auto: false, initialCapacity: f.width * f.height + 4096 });
-      if (i === 0) one.writeHeader();
-      one.writeFrame(f.index, f.width, f.height, options); // graphic control, descriptor, (local) palette, LZW data
-      const all = one.bytes();
+      const all = frameBytes(f, i === 0, delayMs, frames[0]!.palette);
       if (i === 0) {
         chunks.push(all);
-        bytes = all.subarray(firstFramePrefix(palette.length));
-        // graphic control extension first, else our idea of gifenc's prefix is wrong
-        if (bytes[0] !== 0x21 || bytes[1] !== 0xf9) throw new Error('GIF: unexpected first-frame layout');
-        encoded.set(f, bytes);
+        encoded.set(f, all.subarray(firstFramePrefix(f.palette.length)));
         return;
       }
       encoded.set(f, all);

@@ -1,7 +1,7 @@
 /**
  * A date label in the top-left corner of a GIF frame (`label=true` on time-series GIFs): white
  * 5×7 pixel glyphs on a black box, drawn into the frame's palette indices (black and white are
- * added to the palette, or the nearest entries used when it is full). Only the characters of ISO
+ * added to the palette; when it is full, entries no pixel uses, else the nearest). Only the characters of ISO
  * datetimes are drawn (digits, `-`, `:`, `T`, `.`, `+`, space); others are left blank.
  */
 import type { IndexedFrame } from './encode-gif.ts';
@@ -26,7 +26,7 @@ const GLYPHS: Record<string, number[]> = {
   ' ': [0, 0, 0, 0, 0, 0, 0],
 };
 
-function paletteEntry(palette: number[][], rgb: [number, number, number], skip: number): number {
+function paletteEntry(palette: number[][], rgb: [number, number, number], skip: number, used: () => Uint8Array): number {
   let best = -1;
   let bestD = Infinity;
   for (let i = 0; i < palette.length; i++) {
@@ -40,15 +40,32 @@ function paletteEntry(palette: number[][], rgb: [number, number, number], skip: 
     palette.push([...rgb]);
     return palette.length - 1;
   }
+  // a full palette (a whole colormap): take an entry no pixel of the frame uses, else the nearest
+  const inUse = used();
+  for (let i = 0; i < 256; i++) {
+    if (inUse[i] !== 0 || i === skip) continue;
+    inUse[i] = 1;
+    palette[i] = [...rgb];
+    return i;
+  }
   return best;
+}
+
+/** Which palette entries the frame's pixels use. */
+function entriesUsed(index: Uint8Array): Uint8Array {
+  const used = new Uint8Array(256);
+  for (let i = 0; i < index.length; i++) used[index[i]!] = 1;
+  return used;
 }
 
 /** A copy of the frame with `text` drawn at the top-left (scale 2 on frames at least 256 px wide). */
 export function labelFrame(frame: IndexedFrame, text: string): IndexedFrame {
   const scale = frame.width >= 256 ? 2 : 1;
   const palette = frame.palette.map((c) => [...c]);
-  const black = paletteEntry(palette, [0, 0, 0], frame.transparentIndex);
-  const white = paletteEntry(palette, [255, 255, 255], frame.transparentIndex);
+  let used: Uint8Array | undefined;
+  const inUse = () => (used ??= entriesUsed(frame.index));
+  const black = paletteEntry(palette, [0, 0, 0], frame.transparentIndex, inUse);
+  const white = paletteEntry(palette, [255, 255, 255], frame.transparentIndex, inUse);
   const index = frame.index.slice();
   const boxW = Math.min(frame.width, (text.length * 6 + 1) * scale);
   const boxH = Math.min(frame.height, 9 * scale);

@@ -7,9 +7,16 @@
  * colour lookup per pixel in indexFrame) walks the pixels seven times and hashes each one.
  * Decoded pixels equal the generic path's: the table's RGB where the mask is valid and the entry's
  * alpha is not 0, transparent elsewhere (test/raster/render/gif-frame.test.ts).
+ *
+ * Commonest of all (a colormap without transparent entries, as every named one): the palette is
+ * the whole colormap, the same array for every frame of the series (one colour table for the
+ * GIF: encode-gif.ts writes no local table for a frame sharing the first frame's palette), and
+ * a pixel's index is its 8-bit value (the first entry of its colour), so one pass computes the frame; masked pixels take
+ * an entry the frame does not use as its transparent index (a second pass over the mask only).
  * Returns null when the fast path does not apply (the caller renders generically), including a
  * frame that uses all 256 entries and also has transparent pixels (257 colours: quantised there).
  */
+import type { Palette } from 'gifenc';
 import type { TypedArray } from '../../dtype.ts';
 import { colormapFromEntries } from '../colormap/from-entries.ts';
 import type { ImageData } from '../image-data.ts';
@@ -18,6 +25,38 @@ import { castUint8 } from '../numpy-cast.ts';
 import type { IndexedFrame } from './indexed-frame.ts';
 import type { RenderOptions } from './render-image.ts';
 import { rescaleValue, rescaleValueF32 } from './rescale.ts';
+
+/**
+ * A colormap table none of whose entries is transparent, as one palette for every frame: its
+ * RGB entries (one array per table), and each entry's first entry of the same colour (a pixel's
+ * index: equal colours share one index, which LZW compresses better). Null for other tables.
+ */
+interface SharedPalette {
+  palette: Palette;
+  first: Uint8Array;
+}
+const palettes = new WeakMap<Uint8Array, SharedPalette | null>();
+function sharedPalette(table: Uint8Array): SharedPalette | null {
+  let shared = palettes.get(table);
+  if (shared === undefined) {
+    shared = null;
+    if (table.length >= 1024) {
+      const palette: Palette = [];
+      const first = new Uint8Array(256);
+      const seen = new Map<number, number>();
+      for (let k = 0; k < 256; k++) {
+        if (table[k * 4 + 3] === 0) break;
+        const key = (table[k * 4]! << 16) | (table[k * 4 + 1]! << 8) | table[k * 4 + 2]!;
+        if (!seen.has(key)) seen.set(key, k);
+        first[k] = seen.get(key)!;
+        palette.push([table[k * 4]!, table[k * 4 + 1]!, table[k * 4 + 2]!]);
+      }
+      if (palette.length === 256) shared = { palette, first };
+    }
+    palettes.set(table, shared);
+  }
+  return shared;
+}
 
 export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame | null {
   if (img.bands.length !== 1 || options.colorFormula || !options.returnMask || img.alpha !== undefined) return null;
@@ -39,6 +78,30 @@ export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'f
   const hi32 = Math.fround(hi);
   const index = new Uint8Array(n);
   const used = new Uint8Array(256);
+  const shared = sharedPalette(table);
+  if (shared !== null) {
+    const first = shared.first;
+    // the index is the 8-bit value (its colour's first entry); masked pixels are marked after the pass
+    let masked = 0;
+    for (let i = 0; i < n; i++) {
+      if (mask[i] === 0) {
+        masked++;
+        continue;
+      }
+      const v = values[i]!;
+      let byte: number;
+      if (rescale) byte = float32 ? rescaleValueF32(v, lo32, hi32, span) : rescaleValue(v, lo, hi, span);
+      else byte = isInt ? v & 255 : castUint8(v);
+      const k = first[byte]!;
+      index[i] = k;
+      used[k] = 1;
+    }
+    if (masked === 0) return { width, height, index, palette: shared.palette, transparentIndex: -1 };
+    const transparent = used.indexOf(0);
+    if (transparent < 0) return null; // 256 colours and transparency: quantised by the generic path
+    for (let i = 0; i < n; i++) if (mask[i] === 0) index[i] = transparent;
+    return { width, height, index, palette: shared.palette, transparentIndex: transparent };
+  }
   // pass 1: the 8-bit value of every valid pixel (same rescale and cast as colormapToRgba)
   for (let i = 0; i < n; i++) {
     if (mask[i] === 0) continue;

@@ -25,13 +25,8 @@ export function maskBand(alpha: Uint8Array, dtype: DType): TypedArray {
   return out;
 }
 
-/** trunc(a / 255 · 65535) for each 8-bit alpha a. */
-const ALPHA16 = Uint16Array.from({ length: 256 }, (_, a) => Math.trunc((a / 255) * 65535));
-
-/** 8-bit alpha → 16-bit PNG alpha, as rio-tiler does: trunc(a / 255 · 65535) (from a table). */
-export function alphaTo16(alpha: Uint8Array): Uint16Array {
-  const out = new Uint16Array(alpha.length);
-  const table = ALPHA16;
-  for (let i = 0; i < alpha.length; i++) out[i] = table[alpha[i]];
-  return out;
-}
+/**
+ * 8-bit alpha a → 16-bit PNG alpha, as rio-tiler does: trunc(a / 255 · 65535). Applied as the
+ * PNG samples are interleaved (interleave.ts), not as a plane of its own.
+ */
+export const ALPHA16 = Uint16Array.from({ length: 256 }, (_, a) => Math.trunc((a / 255) * 65535));

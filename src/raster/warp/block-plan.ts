@@ -156,5 +156,9 @@ function probeBlock(input: BlockPlanInput, j0: number, j1: number, i0: number, i
     Math.min(H, Math.floor(y1 + r) + 1),
   ];
   if (window[2] <= window[0] || window[3] <= window[1]) return { kind: 'partial', window: null };
-  return { kind: over >= 0.5 * reach ? 'full' : 'partial', window };
+  // Every probe point inside the source: no part of the block is far from it, so halving finds
+  // nothing to leave out. (The area test alone halves a block whose box is thin — a polar row of
+  // a Mercator grid maps onto a sliver of source rows — down to 8×8 for nothing.)
+  const inside = x0 >= 0 && y0 >= 0 && x1 <= W && y1 <= H;
+  return { kind: inside || over >= 0.5 * reach ? 'full' : 'partial', window };
 }

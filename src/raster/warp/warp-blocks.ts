@@ -80,8 +80,8 @@ export async function warpBlocks(job: BlockWarp, source: BlockWarpSource, target
       if (mustYield()) await yieldToLoop();
       const bw = b.j1 - b.j0;
       const n = bw * (b.i1 - b.i0);
-      const bx = sx.subarray(0, n).fill(NaN);
-      const by = sy.subarray(0, n).fill(NaN);
+      const bx = sx.subarray(0, n);
+      const by = sy.subarray(0, n);
       blockCoordinates(job, b, bx, by);
       const span = coordSpan(bx, by, job.sourceWidth, job.sourceHeight, margin);
       if (!span) continue;
@@ -140,16 +140,34 @@ function rowGroups(job: BlockWarp, j0: number, j1: number): RowGroup[] {
   return groups;
 }
 
-/** Source coordinates of the block's pixels (row-major, block width), NaN where none. */
+/**
+ * Source coordinates of the block's pixels (row-major, block width), NaN where none. Every
+ * sample is written (the scratch holds the previous block's): NaN is filled only where no
+ * group's row writes, not over the whole block first.
+ */
 function blockCoordinates(job: BlockWarp, b: WarpBlock, sx: Float64Array, sy: Float64Array): void {
   const groups = rowGroups(job, b.j0, b.j1);
   const bw = b.j1 - b.j0;
   for (let i = b.i0; i < b.i1; i++) {
     const r = job.rows[i];
-    if (r < 0) continue;
     const o = (i - b.i0) * bw;
+    if (r < 0) {
+      sx.fill(NaN, o, o + bw);
+      sy.fill(NaN, o, o + bw);
+      continue;
+    }
+    let j = 0; // groups are in column order: fill the gaps between them
     for (const g of groups) {
+      if (g.ja > j) {
+        sx.fill(NaN, o + j, o + g.ja);
+        sy.fill(NaN, o + j, o + g.ja);
+      }
       approxRowAt(job.exact, g.c0, r + 0.5, g.n, job.maxError, g.at, sx.subarray(o + g.ja, o + g.jb), sy.subarray(o + g.ja, o + g.jb));
+      j = g.jb;
+    }
+    if (j < bw) {
+      sx.fill(NaN, o + j, o + bw);
+      sy.fill(NaN, o + j, o + bw);
     }
   }
 }

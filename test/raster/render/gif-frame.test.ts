@@ -109,6 +109,22 @@ describe('colormapGifFrame: the generic path’s pixels', () => {
     });
   }
 
+  it('a colormap without transparent entries: one shared palette, equal colours share the first index', () => {
+    const pairs = new Uint8Array(1024);
+    for (let k = 0; k < 256; k++) pairs.set([k >> 1, 100, 255 - (k >> 1), 255], 4 * k); // entries 2m and 2m+1 alike
+    const options = { colormap: { kind: 'lut', table: pairs } as ColorMap, returnMask: true };
+    const img = image(
+      'uint8',
+      (i) => i % 256,
+      (i) => i % 11 === 0,
+    );
+    const f = colormapGifFrame(img, options)!;
+    assert.equal(f.palette.length, 256);
+    assert.equal(colormapGifFrame(img, options)!.palette, f.palette, 'the same palette array for every frame');
+    for (let i = 0; i < W * H; i++) if (i % 11 !== 0) assert.equal(f.index[i], (i % 256) & ~1, `pixel ${i}`);
+    assert.deepEqual(rgbaOf(f), rgbaOf(generic(img, options)));
+  });
+
   it('leaves other frames to the generic path', () => {
     const viridis: ColorMap = { kind: 'lut', table: getColormap('viridis') };
     assert.equal(
@@ -200,7 +216,21 @@ describe('encodeAnimatedGif: repeated frames, decoded by Pillow', () => {
       ),
       { returnMask: true },
     );
-    const order = [a, a, b, a, c, c];
+    // another viridis frame: the same palette array as a's (the whole colormap), so no local table
+    const d = colormapGifFrame(
+      image(
+        'uint16',
+        (i) => 500 + ((i * 13) % 2000),
+        (i) => i % 9 === 0,
+      ),
+      { rescale: [[0, 3000]], colormap: viridis, returnMask: true },
+    )!;
+    assert.equal(d.palette, a.palette, 'one palette array per colormap');
+    assert.equal(d.palette.length, 256);
+    const copied = { ...d, palette: d.palette.map((rgb) => [...rgb]) };
+    assert.equal(encodeAnimatedGif([a, copied], 250).length - encodeAnimatedGif([a, d], 250).length, 3 * 256, 'the shared palette is written once');
+    // (c last: after an opaque frame, Pillow disposes to palette entry 0, opaque, whatever the encoder)
+    const order = [a, a, b, d, a, d, c, c];
     const dir = mkdtempSync(path.join(tmpdir(), 'rastile-gif-'));
     try {
       writeFileSync(path.join(dir, 'a.gif'), encodeAnimatedGif(order, 250));

@@ -79,4 +79,17 @@ describe('planBlocks', () => {
     assert.equal(blocks.length, 4);
     assert.deepEqual(blocks[0], { j0: 0, j1: 256, i0: 0, i1: 256, window: [98, 98, 358, 358] });
   });
+
+  // A preview of a global EPSG:4326 raster in EPSG:3857 (GDAL's suggested grid reaches the poles):
+  // the polar rows map onto a sliver of source rows, a thin probe box that the area test alone
+  // took for "mostly off the source" and halved down to 8×8 (620 blocks for 85×1024 pixels).
+  it('a Mercator grid whose every probe lands inside the source is not halved', () => {
+    const src: GeoTransform = [-180, 360 / 1024, 0, 90, 0, -180 / 512];
+    const top = 2.4e7; // ~88.9°N … ~88.9°S: all inside the source
+    const grid: GeoTransform = [-20037508.34, (2 * 20037508.34) / 85, 0, top, 0, (-2 * top) / 1024];
+    const exact = gridToSource(grid, invertGeoTransform(src), getTransformer(crsFromEpsg(3857), crsFromEpsg(4326)));
+    const blocks = planBlocks({ exact, cols: identity(85), rows: identity(1024), sourceWidth: 1024, sourceHeight: 512, margin: 0 });
+    assert.equal(blocks.length, 4);
+    for (const [k, b] of blocks.entries()) assert.deepEqual([b.j0, b.j1, b.i0, b.i1], [0, 85, 256 * k, 256 * (k + 1)]);
+  });
 });
