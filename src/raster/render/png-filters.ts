@@ -22,37 +22,12 @@ export function minSumScanlines(raw: Uint8Array, out: Uint8Array, rowBytes: numb
   const up = candidates.subarray(rowBytes, 2 * rowBytes);
   const avg = candidates.subarray(2 * rowBytes, 3 * rowBytes);
   const paeth = candidates.subarray(3 * rowBytes, 4 * rowBytes);
-  const words = raw.byteOffset % 4 === 0 && rowBytes % 4 === 0 ? new Uint32Array(raw.buffer, raw.byteOffset, (rowBytes >> 2) * height) : null;
-  const quarter = rowBytes >> 2;
+  const words = rowWords(raw, rowBytes, height);
   for (let y = 0; y < height; y++) {
     const r0 = y * rowBytes;
     const o = y * (rowBytes + 1);
     // the cheap cases first: an all-zero row (None), a row equal to the one above (Up)
-    let zero = true;
-    let same = y > 0;
-    if (words) {
-      const w0 = y * quarter;
-      for (let k = 0; k < quarter && (zero || same); k++) {
-        const w = words[w0 + k];
-        if (w !== 0) zero = false;
-        if (same && w !== words[w0 - quarter + k]) same = false;
-      }
-    } else {
-      for (let i = 0; i < rowBytes && (zero || same); i++) {
-        const x = raw[r0 + i];
-        if (x !== 0) zero = false;
-        if (same && x !== raw[r0 - rowBytes + i]) same = false;
-      }
-    }
-    if (zero) {
-      out.fill(0, o, o + rowBytes + 1);
-      continue;
-    }
-    if (same) {
-      out[o] = 2;
-      out.fill(0, o + 1, o + rowBytes + 1);
-      continue;
-    }
+    if (writePlainRow(raw, words, y, rowBytes, out)) continue;
     let sNone = 0;
     let sSub = 0;
     let sUp = 0;
@@ -200,4 +175,39 @@ export function upScanlines16(data: Uint16Array, out: Uint8Array, rowBytes: numb
     out[o] = 2;
     out.set(diffBytes, o + 1);
   }
+}
+
+/** `raw` as 32-bit words when its rows are word-aligned (the plain-row test reads 4 bytes at a time), else null. */
+export function rowWords(raw: Uint8Array, rowBytes: number, height: number): Uint32Array | null {
+  return raw.byteOffset % 4 === 0 && rowBytes % 4 === 0 ? new Uint32Array(raw.buffer, raw.byteOffset, (rowBytes >> 2) * height) : null;
+}
+
+/**
+ * Row y of `raw` when it costs nothing to filter: an all-zero row is written as None, a row equal
+ * to the one above as Up (zero residuals), both without filtering; returns false for any other row.
+ */
+export function writePlainRow(raw: Uint8Array, words: Uint32Array | null, y: number, rowBytes: number, out: Uint8Array): boolean {
+  let zero = true;
+  let same = y > 0;
+  if (words) {
+    const quarter = rowBytes >> 2;
+    const w0 = y * quarter;
+    for (let k = 0; k < quarter && (zero || same); k++) {
+      const w = words[w0 + k];
+      if (w !== 0) zero = false;
+      if (same && w !== words[w0 - quarter + k]) same = false;
+    }
+  } else {
+    const r0 = y * rowBytes;
+    for (let i = 0; i < rowBytes && (zero || same); i++) {
+      const x = raw[r0 + i];
+      if (x !== 0) zero = false;
+      if (same && x !== raw[r0 - rowBytes + i]) same = false;
+    }
+  }
+  if (!zero && !same) return false;
+  const o = y * (rowBytes + 1);
+  out[o] = zero ? 0 : 2;
+  out.fill(0, o + 1, o + rowBytes + 1);
+  return true;
 }

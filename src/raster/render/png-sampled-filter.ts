@@ -7,6 +7,7 @@
  * filtered in about a third of the time minSumScanlines takes. On photographic tiles the
  * sampled choice deflates as small as the exact one (bench/png.ts, BENCHMARKS.md issue 17).
  */
+import { rowWords, writePlainRow } from './png-filters.ts';
 
 /** |v| of a filtered byte read as a signed residual. */
 const ABS = Uint8Array.from({ length: 256 }, (_, v) => (v < 128 ? v : 256 - v));
@@ -172,33 +173,11 @@ function paethRow4(raw: Uint8Array, r0: number, p0: number, rowBytes: number, ou
 export function sampledScanlines(raw: Uint8Array, out: Uint8Array, rowBytes: number, height: number, bpp: number): void {
   const pixels = rowBytes / bpp;
   const stride = bpp * Math.max(1, Math.min(SAMPLE_STEP, Math.floor(pixels / MIN_SAMPLES)));
-  const aligned = raw.byteOffset % 4 === 0 && rowBytes % 4 === 0;
-  const words = aligned ? new Uint32Array(raw.buffer, raw.byteOffset, (rowBytes >> 2) * height) : null;
-  const quarter = rowBytes >> 2;
+  const words = rowWords(raw, rowBytes, height);
   for (let y = 0; y < height; y++) {
     const r0 = y * rowBytes;
     const o = y * (rowBytes + 1);
-    let zero = true;
-    let same = y > 0;
-    if (words) {
-      const w0 = y * quarter;
-      for (let k = 0; k < quarter && (zero || same); k++) {
-        const w = words[w0 + k];
-        if (w !== 0) zero = false;
-        if (same && w !== words[w0 - quarter + k]) same = false;
-      }
-    } else {
-      for (let i = 0; i < rowBytes && (zero || same); i++) {
-        const x = raw[r0 + i];
-        if (x !== 0) zero = false;
-        if (same && x !== raw[r0 - rowBytes + i]) same = false;
-      }
-    }
-    if (zero || same) {
-      out[o] = zero ? 0 : 2;
-      out.fill(0, o + 1, o + rowBytes + 1);
-      continue;
-    }
+    if (writePlainRow(raw, words, y, rowBytes, out)) continue;
     const f = y === 0 ? 1 : chooseFilter(raw, r0, rowBytes, bpp, stride);
     out[o] = f;
     if (f === 0) out.set(raw.subarray(r0, r0 + rowBytes), o + 1);
