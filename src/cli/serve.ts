@@ -11,7 +11,6 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { Lifecycle } from '../http/lifecycle.ts';
-import { BUFFER_POOL, BUFFER_POOL_BYTES } from '../util/buffer-pool.ts';
 import { announce, networkPolicy } from './announce.ts';
 import { portInUse, portProblem } from './port-check.ts';
 import { runSupervisor } from './supervisor.ts';
@@ -27,7 +26,9 @@ export async function serve(config: Config): Promise<never> {
     const size = Number(process.env[CLUSTER_SIZE_ENV] ?? config.workers);
     const { joinClusterMetrics } = await import('../util/cluster-metrics.ts'); // prom-client: workers only
     joinClusterMetrics();
-    BUFFER_POOL.resize(Math.floor(BUFFER_POOL_BYTES / Math.max(1, size)));
+    // The buffer pool (24 MiB of scratch) is NOT split per worker, unlike the caches: split, full GCs
+    // per tile doubled at 2 workers; whole, 2 workers served 9–20 % more tiles/s at equal Σ RSS
+    // (BENCHMARKS.md, workers, 2026-11-26 07:00Z).
     code = await serveProcess(workerShare(config, size), { announce: false });
   } else if (config.workers <= 1) {
     code = await serveProcess(config, { announce: true });
