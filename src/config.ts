@@ -26,6 +26,11 @@ export interface Config {
   timeseries: {
     /** Steps executed at once per request (RASTILE_TIMESERIES_CONCURRENCY). */
     concurrency: number;
+    /**
+     * Worker threads the per-granule-set work of a series (read, mosaic, statistics or frame)
+     * runs on (RASTILE_TIMESERIES_THREADS; default: the available cores; 0: the calling thread).
+     */
+    threads: number;
     /** Most steps one request may ask for (titiler-cmr's TIME_SERIES_MAX_REQUESTS, 995). */
     maxSteps: number;
     /** Estimated pixels per step (5.625e7) and over all steps for statistics (1.5e10) and GIFs (1e8). */

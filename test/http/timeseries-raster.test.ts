@@ -394,6 +394,7 @@ describe('cancellation while a step reads its granule', () => {
     const s = await startTestServer((c) => {
       c.cmrUrl = standin.url;
       c.timeseries.concurrency = 1;
+      c.timeseries.threads = 0; // the calling thread (test/http/timeseries-threads.test.ts: the same on worker threads)
     });
     try {
       const controller = new AbortController();

@@ -11,8 +11,9 @@ import type { RouteRegistry } from '../route.ts';
 import type { ParsedParams } from '../validation/params.ts';
 import type { Services } from '../services.ts';
 import type { ImageBackend } from './backend.ts';
-import { ARRAY_COVERAGE_TOLERANCE, granuleArrayBackendParams, granuleArrayLayer } from './granule-array-params.ts';
-import { granuleMosaicOpeners } from './granule-mosaic-backend.ts';
+import { granuleArrayBackendParams } from './granule-array-params.ts';
+import type { GranuleMosaicOpeners } from './granule-mosaic-backend.ts';
+import { granuleArrayOpeners } from './granule-backend-openers.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerGranuleInfoRoutes } from './granule-raster-router.ts';
 import { registerPartRoutes } from './part-routes.ts';
@@ -26,6 +27,8 @@ const TAG = 'Granule mosaics (multidimensional arrays)';
 export type GranuleArrayBackend = ImageBackend<typeof granuleArrayBackendParams, GranuleMosaicReader> & {
   /** A time-series step's search, done before its read: steps finding the same granules share one read. */
   searchStep: StepSearcher<typeof granuleArrayBackendParams>;
+  /** The reader over granules found beforehand (a time-series step on a worker thread). */
+  openGranules: GranuleMosaicOpeners<ParsedParams<typeof granuleArrayBackendParams>>['openGranules'];
 };
 
 /**
@@ -34,12 +37,7 @@ export type GranuleArrayBackend = ImageBackend<typeof granuleArrayBackendParams,
  * for per-step reuse (time series).
  */
 export function granuleArrayBackend(services: Services, prefix = '/array'): GranuleArrayBackend {
-  // Each step's `temporal` is its own: the search and the `sel` `{datetime}` interpolation follow
-  // it, so the selection is part of a step's key.
-  const openers = granuleMosaicOpeners(services, ARRAY_COVERAGE_TOLERANCE, (p: ParsedParams<typeof granuleArrayBackendParams>) => {
-    const { selection, layer } = granuleArrayLayer(p);
-    return { layer, readableAsset: () => true, openAsset: (href, s) => services.openArray(href, selection, s), stepKey: (selection.sel ?? []).join('&') };
-  });
+  const openers = granuleArrayOpeners(services);
   return {
     prefix,
     tag: TAG,
@@ -48,6 +46,7 @@ export function granuleArrayBackend(services: Services, prefix = '/array'): Gran
     ownPointRoute: true,
     open: openers.open,
     searchStep: openers.searchStep,
+    openGranules: openers.openGranules,
     layerTitle: (p) => `${p.collection_concept_id ?? p.concept_id ?? 'CMR granules'} ${p.variables.join(',')}`,
   };
 }
@@ -61,5 +60,5 @@ export function registerGranuleArrayRouter(app: FastifyInstance, registry: Route
   registerGranulePointRoute(app, registry, backend);
   registerPartRoutes(app, registry, backend, maxSide);
   registerStatisticsRoutes(app, registry, backend, maxSide);
-  registerTimeseriesRoutes(app, registry, services, backend, backend.searchStep);
+  registerTimeseriesRoutes(app, registry, services, backend, backend.searchStep, 'array');
 }

@@ -29,6 +29,8 @@ type GranuleParams = GranuleSearchParamValues & { pixel_selection: GranuleMosaic
 export interface GranuleMosaicOpeners<P> {
   open(p: P, signal: AbortSignal): Promise<GranuleMosaicReader>;
   searchStep(p: P, area: Bounds, signal: AbortSignal): Promise<StepSearch>;
+  /** The reader over granules a step's search found (`searchBounds`: its StepSearch's), without a search: a worker thread's read. */
+  openGranules(p: P, granules: readonly Granule[], searchBounds: Bounds): GranuleMosaicReader;
 }
 
 export function granuleMosaicOpeners<P extends GranuleParams>(
@@ -43,7 +45,7 @@ export function granuleMosaicOpeners<P extends GranuleParams>(
     return granuleAssets(g, regex).filter((a) => assetHref(a) !== undefined);
   };
   const query = (p: P) => granuleQueryFromParams(p, { coverageTolerance });
-  const reader = async (p: P, s: GranuleReadSpec, search: GranuleMosaicOptions['search'], signal: AbortSignal) =>
+  const readerOver = (p: P, s: GranuleReadSpec, search: GranuleMosaicOptions['search'], searchBounds: Bounds) =>
     new GranuleMosaicReader({
       search,
       assets: assetsOf(s.assetsRegex),
@@ -52,8 +54,14 @@ export function granuleMosaicOpeners<P extends GranuleParams>(
       layer: s.layer,
       pixelSelection: p.pixel_selection,
       concurrency: services.config.mosaicConcurrency,
-      bounds: await bounds.bounds(query(p), signal),
+      bounds: searchBounds,
     });
+  const reader = async (p: P, s: GranuleReadSpec, search: GranuleMosaicOptions['search'], signal: AbortSignal) =>
+    readerOver(p, s, search, await bounds.bounds(query(p), signal));
+  const over = (granules: readonly Granule[]): GranuleMosaicOptions['search'] =>
+    async function* () {
+      yield* granules;
+    };
   return {
     open(p, signal) {
       const q = query(p);
@@ -69,16 +77,11 @@ export function granuleMosaicOpeners<P extends GranuleParams>(
       return {
         key: s.stepKey === undefined ? ids : `${ids}|${s.stepKey}`,
         count: granules.length,
-        open: (sig) =>
-          reader(
-            p,
-            s,
-            async function* () {
-              yield* granules;
-            },
-            sig,
-          ),
+        granules,
+        searchBounds: (sig) => bounds.bounds(query(p), sig),
+        open: (sig) => reader(p, s, over(granules), sig),
       };
     },
+    openGranules: (p, granules, searchBounds) => readerOver(p, spec(p), over(granules), searchBounds),
   };
 }

@@ -12,7 +12,6 @@
 import type { FastifyInstance } from 'fastify';
 import { crsUri, WGS84 } from '../../geo/crs.ts';
 import type { GranuleMosaicReader } from '../../granule/granule-mosaic-reader.ts';
-import { RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import { boundsFeature } from '../bounds-feature.ts';
 import { crsParam } from '../params/crs.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
@@ -20,22 +19,25 @@ import type { Services } from '../services.ts';
 import type { ParamDefs, ParsedParams } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
 import { granuleRasterBackendParams, type GranuleBackend, type GranuleRasterParams } from './granule-backend.ts';
-import { granuleMosaicOpeners } from './granule-mosaic-backend.ts';
+import type { GranuleMosaicOpeners } from './granule-mosaic-backend.ts';
+import { granuleRasterOpeners } from './granule-backend-openers.ts';
 import { registerGranulePointRoute } from './granule-point-route.ts';
 import { registerPartRoutes } from './part-routes.ts';
 import { registerStatisticsRoutes } from './statistics-routes.ts';
-import { granuleLayer } from './granule-raster-params.ts';
 import { registerTileRoutes } from './tile-routes.ts';
 import { registerTileSetRoutes } from './tileset-routes.ts';
 import { registerTimeseriesRoutes, type StepSearcher } from './timeseries-routes.ts';
 
 const TAG = 'Granule mosaics (raster files)';
 
-function granuleRasterBackend(services: Services, prefix: string): GranuleBackend & { searchStep: StepSearcher<GranuleRasterParams> } {
-  const openers = granuleMosaicOpeners(services, RASTER_COVERAGE_TOLERANCE, (p: ParsedParams<GranuleRasterParams>) => {
-    const { layer, assetsRegex } = granuleLayer(p);
-    return { layer, assetsRegex, openAsset: (href, s) => services.openCog(href, s) };
-  });
+export type GranuleRasterBackend = GranuleBackend & {
+  searchStep: StepSearcher<GranuleRasterParams>;
+  /** The reader over granules found beforehand (a time-series step on a worker thread). */
+  openGranules: GranuleMosaicOpeners<ParsedParams<GranuleRasterParams>>['openGranules'];
+};
+
+export function granuleRasterBackend(services: Services, prefix: string): GranuleRasterBackend {
+  const openers = granuleRasterOpeners(services);
   return {
     prefix,
     tag: TAG,
@@ -44,6 +46,7 @@ function granuleRasterBackend(services: Services, prefix: string): GranuleBacken
     ownPointRoute: true,
     open: openers.open,
     searchStep: openers.searchStep,
+    openGranules: openers.openGranules,
     layerTitle: (p) => p.collection_concept_id ?? p.concept_id ?? 'CMR granules',
   };
 }
@@ -57,7 +60,7 @@ export function registerGranuleRasterRouter(app: FastifyInstance, registry: Rout
   registerGranulePointRoute(app, registry, backend);
   registerPartRoutes(app, registry, backend, maxSide);
   registerStatisticsRoutes(app, registry, backend, maxSide);
-  registerTimeseriesRoutes(app, registry, services, backend, backend.searchStep);
+  registerTimeseriesRoutes(app, registry, services, backend, backend.searchStep, 'raster');
 }
 
 const CRS_4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';

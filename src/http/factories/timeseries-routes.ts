@@ -19,33 +19,30 @@ import { geometryBounds } from '../../geo/geometry.ts';
 import { transformBounds } from '../../geo/transform-bounds.ts';
 import { datasetGeographicBounds } from '../../geo/transform.ts';
 import type { ImageReader } from '../../readers/image-reader.ts';
+import type { Granule } from '../../search/types.ts';
 import { getTileMatrixSet } from '../../geo/tms.ts';
 import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../../granule/timeseries/size-guard.ts';
 import { runSteps } from '../../granule/timeseries/step-executor.ts';
-import { encodeAnimatedGif, renderGifFrame, resizeIndexed, type IndexedFrame } from '../../raster/render/encode-gif.ts';
-import { releaseImage } from '../../raster/image-data.ts';
+import { encodeAnimatedGif, resizeIndexed, type IndexedFrame } from '../../raster/render/encode-gif.ts';
 import { labelFrame, stepLabel } from '../../raster/render/frame-label.ts';
 import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
-import { bboxPathParams } from '../params/coordinates.ts';
-import { coordCrsParam, dstCrsParam } from '../params/crs.ts';
 import { datasetParams } from '../params/dataset.ts';
 import { granuleSearchParams, legacyGranuleSearchAliases } from '../params/granule-search.ts';
-import { partSizeParams } from '../params/image-size.ts';
 import { colormapParams, renderParams } from '../params/render.ts';
-import { coverScaleParam, histogramParams, statisticsParams } from '../params/statistics.ts';
 import { tileJsonParams, tilesizeParam } from '../params/tile.ts';
 import { tmsPathParam } from '../params/tms.ts';
 import { queryPairs } from '../query-string.ts';
 import { registerRoute, type RouteRegistry } from '../route.ts';
 import type { Services } from '../services.ts';
-import { P, type ParamDefs, type ParsedParams } from '../validation/params.ts';
+import { P, type ParamDefs, type ParsedParams, type RawRequestParams } from '../validation/params.ts';
 import type { ImageBackend } from './backend.ts';
-import { readBbox } from './bbox-read.ts';
-import { CoverageMemo, featureStatistics } from './feature-statistics.ts';
+import { CoverageMemo } from './feature-statistics.ts';
 import { colormapOf, postProcessFor } from './image-output.ts';
 import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
+import { frameStep, gifDefs, statisticsDefs, statisticsStep } from './timeseries-step-work.ts';
+import { frameFromThread, newSeriesId, runTask, timeseriesPool, type ThreadBackend, type ThreadFrame } from './timeseries-threads.ts';
 import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_KEYS, type TimeseriesRequest } from './timeseries-plan.ts';
 
 const TAG = 'Time series';
@@ -55,6 +52,10 @@ export interface StepSearch {
   /** Identifies the granules found, in order: steps with equal keys read the same mosaic. */
   key: string;
   count: number;
+  /** The granules found (sent to a worker thread with the step's work). */
+  granules?: readonly Granule[];
+  /** The bounds the step's reader reports (its search's: `granule_ur`, `bounding_box` or the world). */
+  searchBounds?(signal: AbortSignal): Promise<Bounds>;
   /** The step's reader over exactly these granules (no second search). */
   open(signal: AbortSignal): Promise<ImageReader>;
 }
@@ -111,6 +112,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
   services: Services,
   backend: ImageBackend<D>,
   searchStep?: StepSearcher<D>,
+  threadBackend?: ThreadBackend,
 ): void {
   const { prefix } = backend;
   const op = prefix.slice(1);
@@ -126,7 +128,28 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
    * same mosaic); a step finding nothing is a 204 step without a read. Otherwise the reader
    * searches as the single-step route does.
    */
-  const stepRead = <T>(p: ParsedParams<D>, area: Bounds, read: (reader: ImageReader, signal: AbortSignal) => Promise<T>) => {
+  // RASTILE_TIMESERIES_THREADS > 0: each granule set's work runs on a worker thread (one task per
+  // set, so its blocks are fetched once); the pool's threads start with the first series.
+  const pool = threadBackend !== undefined && searchStep !== undefined ? timeseriesPool(app, services) : undefined;
+  /** A step's raw query as the worker parses it: the request's, with the step's `temporal`. */
+  const stepQuery = (query: unknown, step: string): RawRequestParams['query'] => {
+    const q: RawRequestParams['query'] = { ...(query as RawRequestParams['query']), temporal: step };
+    delete q['datetime'];
+    return q;
+  };
+  /**
+   * One step's read. With a backend's `searchStep`, the search comes first and steps that found
+   * the same granules share one read (consecutive steps inside one granule's time range are the
+   * same mosaic); a step finding nothing is a 204 step without a read. Otherwise the reader
+   * searches as the single-step route does. With a pool, `remote` runs the shared read on a
+   * worker thread over the granules found.
+   */
+  const stepRead = <T>(
+    p: ParsedParams<D>,
+    area: Bounds,
+    read: (reader: ImageReader, signal: AbortSignal) => Promise<T>,
+    remote?: (step: string, granules: readonly Granule[], searchBounds: Bounds, signal: AbortSignal) => Promise<T>,
+  ) => {
     const shared = new Map<string, Promise<T>>();
     return async (step: string, signal: AbortSignal): Promise<T> => {
       if (searchStep === undefined) return read(await backend.open(forStep(p, step), signal), signal);
@@ -134,7 +157,11 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       if (found.count === 0) throw Errors.noData('No granule found for this step');
       let result = shared.get(found.key);
       if (result === undefined) {
-        result = found.open(signal).then((reader) => read(reader, signal));
+        const { granules, searchBounds } = found;
+        result =
+          remote !== undefined && granules !== undefined && searchBounds !== undefined
+            ? searchBounds(signal).then((b) => remote(step, granules, b, signal))
+            : found.open(signal).then((reader) => read(reader, signal));
         shared.set(found.key, result);
       }
       return result;
@@ -149,21 +176,10 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     description:
       'Each step is the POST /statistics of that step; steps without data are left out. A FeatureCollection is refused (400): send one request per feature.',
     tags,
-    params: {
-      ...backend.params,
-      ...datasetParams,
-      ...algorithmParams,
-      ...statisticsParams,
-      ...histogramParams,
-      ...coordCrsParam,
-      ...dstCrsParam,
-      ...partSizeParams(maxSide),
-      ...coverScaleParam,
-      ...timeseriesParams,
-    },
+    params: statisticsDefs(backend.params, maxSide),
     body: { required: true, description: 'One GeoJSON Feature.', schema: { $ref: '#/components/schemas/Feature' } },
     responses: { 200: { description: 'The Feature, with `properties.statistics` = {step: statistics per band}.', content: { 'application/geo+json': {} } } },
-    handler: async ({ params, body, signal }) => {
+    handler: async ({ params, body, request, signal }) => {
       const p = params as ParsedParams<D> & typeof params & TimeseriesRequest;
       if (typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'FeatureCollection') {
         throw Errors.badRequest('Expected a GeoJSON Feature: the time-series statistics take one Feature per request (a FeatureCollection is not accepted)');
@@ -176,9 +192,29 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       await sizeGuard(services, p, 'statistics', geometryBounds(feature.geometry), coordCrs, steps.length, signal);
       const area = datasetGeographicBounds(coordCrs, geometryBounds(feature.geometry), WGS84);
       const coverage = new CoverageMemo();
+      const series = newSeriesId();
       const results = await run(
         steps,
-        stepRead(p, area, async (reader, s) => (await featureStatistics(reader, p, post, feature, coordCrs, dstCrs, s, coverage)).statistics),
+        stepRead(
+          p,
+          area,
+          (reader, s) => statisticsStep(reader, p, post, feature, { coord: coordCrs, dst: dstCrs }, s, coverage),
+          pool &&
+            ((step, granules, searchBounds, s) =>
+              runTask(
+                pool,
+                {
+                  kind: 'statistics',
+                  backend: threadBackend!,
+                  series,
+                  raw: { query: stepQuery(request.query, step), path: {} },
+                  granules,
+                  searchBounds,
+                  feature,
+                },
+                s,
+              )),
+        ),
         signal,
       );
       const statistics: Record<string, unknown> = {};
@@ -232,26 +268,6 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     },
   });
 
-  const sizePath = {
-    width: P.int().gt(0).le(maxSide).path().describe('Frame width.'),
-    height: P.int().gt(0).le(maxSide).path().describe('Frame height.'),
-  };
-  const gifParams = {
-    ...bboxPathParams,
-    format: P.enumeration(['gif'] as const)
-      .path()
-      .describe('Output type: `gif`.'),
-    ...backend.params,
-    ...datasetParams,
-    ...algorithmParams,
-    ...colormapParams,
-    ...renderParams,
-    ...coordCrsParam,
-    ...dstCrsParam,
-    ...timeseriesParams,
-    fps: P.int().gt(1).default(10).describe('Frames per second (each frame shows 1000 // fps ms).'),
-    label: P.bool().default(false).describe("Draw each frame's step (its start date, with the time when not midnight) in the top-left corner."),
-  };
   for (const sized of [true, false]) {
     registerRoute(app, registry, {
       method: 'GET',
@@ -261,9 +277,9 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       description:
         'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with the colormap as palette (one for every frame) or its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever.',
       tags,
-      params: sized ? { ...gifParams, ...sizePath } : { ...gifParams, ...partSizeParams(maxSide) },
+      params: gifDefs(backend.params, maxSide, sized),
       responses: { 200: { description: 'Animated GIF.', content: { 'image/gif': {} } }, 204: { description: 'No step has data.' } },
-      handler: async ({ params, signal }) => {
+      handler: async ({ params, request, signal }) => {
         const p = params as ParsedParams<D> & typeof params & TimeseriesRequest & { width?: number; height?: number; max_size?: number };
         const post = postProcessFor(p);
         const bounds: Bounds = [p.minx, p.miny, p.maxx, p.maxy];
@@ -272,18 +288,35 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         const area = datasetGeographicBounds(p.coord_crs ?? WGS84, bounds, WGS84);
         // one colormap table for the series: its frames then share one palette (encode-gif.ts)
         const colormap = colormapOf(p);
+        const series = newSeriesId();
+        const path: RawRequestParams['path'] = { minx: String(p.minx), miny: String(p.miny), maxx: String(p.maxx), maxy: String(p.maxy), format: p.format };
+        if (sized) Object.assign(path, { width: String(p.width), height: String(p.height) });
         const frames = await run(
           steps,
-          stepRead(p, area, async (reader, s): Promise<IndexedFrame> => {
-            const img = await readBbox(reader, p, bounds, s);
-            const shown = await post(img);
-            try {
-              return renderGifFrame(shown, { rescale: p.rescale, colorFormula: p.color_formula, colormap, returnMask: p.return_mask });
-            } finally {
-              releaseImage(img);
-              if (shown !== img) releaseImage(shown);
-            }
-          }),
+          stepRead(
+            p,
+            area,
+            (reader, s) => frameStep(reader, p, post, bounds, colormap, s),
+            pool &&
+              (async (step, granules, searchBounds, s) =>
+                frameFromThread(
+                  await runTask<ThreadFrame>(
+                    pool,
+                    {
+                      kind: 'frame',
+                      backend: threadBackend!,
+                      series,
+                      raw: { query: stepQuery(request.query, step), path },
+                      granules,
+                      searchBounds,
+                      sized,
+                      bounds,
+                    },
+                    s,
+                  ),
+                  colormap,
+                )),
+          ),
           signal,
         );
         const kept: IndexedFrame[] = [];

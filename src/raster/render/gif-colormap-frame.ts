@@ -58,6 +58,11 @@ function sharedPalette(table: Uint8Array): SharedPalette | null {
   return shared;
 }
 
+/** The palette every frame rendered with `table` shares (the same array), if the table has one (worker-thread frames are matched to it). */
+export function sharedColormapPalette(table: Uint8Array): Palette | undefined {
+  return sharedPalette(table)?.palette;
+}
+
 export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame | null {
   if (img.bands.length !== 1 || options.colorFormula || !options.returnMask || img.alpha !== undefined) return null;
   const cmap = options.colormap ?? (img.colormap ? colormapFromEntries(img.colormap) : undefined);

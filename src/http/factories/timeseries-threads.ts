@@ -1,0 +1,98 @@
+/**
+ * Time-series steps on worker threads (RASTILE_TIMESERIES_THREADS): the calling side. One pool per
+ * app's Services, started by the first series, ended when the app closes. A task is the plain
+ * description of one granule set's work — the backend kind, the granules the step's CMR search
+ * found (on this thread), the request's raw parameters (the worker parses them with the route's
+ * own definitions), the feature or bbox — and its answer is plain data: statistics as JSON, a
+ * frame as palette indices (moved, not copied), plus the dataset versions the work read (replayed
+ * into this request's read set for the response cache).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Bounds } from '../../geo/bounds.ts';
+import { ThreadPool } from '../../granule/timeseries/thread-pool.ts';
+import type { ColorMap } from '../../raster/colormap/types.ts';
+import { sharedColormapPalette } from '../../raster/render/gif-colormap-frame.ts';
+import type { IndexedFrame } from '../../raster/render/indexed-frame.ts';
+import type { Granule } from '../../search/types.ts';
+import { markUnversionedRead, recordRead, type ReadDep } from '../../util/read-set.ts';
+import type { RawRequestParams } from '../validation/params.ts';
+import type { Services } from '../services.ts';
+import type { Feature } from '../geojson-body.ts';
+
+/** Backends a worker thread can rebuild (timeseries-worker.ts). */
+export type ThreadBackend = 'raster' | 'array';
+
+interface TaskBase {
+  backend: ThreadBackend;
+  /** Identifies the series (a worker keeps per-series memos: feature coverage, colormap). */
+  series: string;
+  raw: RawRequestParams;
+  granules: readonly Granule[];
+  searchBounds: Bounds;
+}
+export type SeriesTask = (TaskBase & { kind: 'statistics'; feature: Feature }) | (TaskBase & { kind: 'frame'; sized: boolean; bounds: Bounds });
+
+/** What a task gives back: its value and what it read. */
+export interface TaskAnswer<T> {
+  value: T;
+  reads: ReadDep[];
+  uncacheable?: string;
+}
+
+/** A frame as it crosses: `shared` when its palette is the colormap's shared one (same array on this side). */
+export type ThreadFrame = IndexedFrame & { shared: boolean };
+
+const pools = new WeakMap<Services, ThreadPool>();
+const hooked = new WeakSet<FastifyInstance>();
+let seriesCount = 0;
+
+/** A fresh series id. */
+export const newSeriesId = (): string => `${process.pid}-${++seriesCount}`;
+
+/** The entry module: the .ts source under tsx (tests, bench from source), the .js build under dist/. */
+const workerEntry = (): URL => new URL(`./timeseries-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/** The app's pool, or undefined when steps run on the calling thread (threads = 0). */
+export function timeseriesPool(app: FastifyInstance, services: Services): ThreadPool | undefined {
+  const size = services.config.timeseries.threads;
+  if (!(size > 0)) return undefined;
+  let pool = pools.get(services);
+  if (pool === undefined) {
+    pool = new ThreadPool({ size, entry: workerEntry(), workerData: { config: cloneable(services.config) }, name: 'rastile-timeseries' });
+    pools.set(services, pool);
+  }
+  if (!hooked.has(app)) {
+    hooked.add(app);
+    const p = pool;
+    app.addHook('onClose', async () => p.close());
+  }
+  return pool;
+}
+
+/** Run one task on the pool; the reads it made are recorded into this request's read set. */
+export async function runTask<T>(pool: ThreadPool, task: SeriesTask, signal: AbortSignal): Promise<T> {
+  const answer = await pool.run<TaskAnswer<T>>(
+    task,
+    signal,
+    task.granules.map((g) => g.id),
+  );
+  for (const r of answer.reads) recordRead(r.kind, r.location, r.version);
+  if (answer.uncacheable !== undefined) markUnversionedRead(answer.uncacheable);
+  return answer.value;
+}
+
+/** A worker's frame as the calling thread's renderer would have made it (the shared palette is the same array). */
+export function frameFromThread(f: ThreadFrame, colormap: ColorMap | undefined): IndexedFrame {
+  const shared = f.shared && colormap?.kind === 'lut' ? sharedColormapPalette(colormap.table) : undefined;
+  return { width: f.width, height: f.height, index: f.index, palette: shared ?? f.palette, transparentIndex: f.transparentIndex };
+}
+
+/** The config as structured-cloneable data (functions — test clocks, header hooks — stay on this thread). */
+function cloneable(value: unknown): unknown {
+  if (typeof value === 'function') return undefined;
+  if (value === null || typeof value !== 'object' || value instanceof RegExp || ArrayBuffer.isView(value)) return value;
+  if (Array.isArray(value)) return value.map(cloneable);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v !== 'function') out[k] = cloneable(v);
+  return out;
+}

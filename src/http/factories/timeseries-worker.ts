@@ -1,0 +1,85 @@
+/**
+ * Worker-thread entry of the time-series pool (timeseries-threads.ts): its own Services (byte
+ * sources, block and dataset caches) from the app's config, the /raster and /array backends'
+ * granule readers, and the same step work as the calling thread (timeseries-step-work.ts). Each
+ * task parses the request's raw parameters with the route's definitions, reads the granules it
+ * was given (no CMR search here) under a request memory budget of RASTILE_MAX_REQUEST_MB, and
+ * answers with plain data plus the dataset versions it read.
+ */
+import type { Transferable } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import type { Config } from '../../config.ts';
+import { serveTasks } from '../../granule/timeseries/thread-pool.ts';
+import { sharedColormapPalette } from '../../raster/render/gif-colormap-frame.ts';
+import { LruCache } from '../../util/lru-cache.ts';
+import { ReadSet, runWithReadSet } from '../../util/read-set.ts';
+import { RequestBudget, runWithBudget } from '../../util/request-budget.ts';
+import { createServices } from '../services.ts';
+import { parseParams } from '../validation/params.ts';
+import { WGS84 } from '../../geo/crs.ts';
+import { granuleArrayBackendParams } from './granule-array-params.ts';
+import { granuleRasterBackendParams } from './granule-backend.ts';
+import { granuleArrayOpeners, granuleRasterOpeners } from './granule-backend-openers.ts';
+import { CoverageMemo } from './feature-statistics.ts';
+import { colormapOf, postProcessFor } from './image-output.ts';
+import type { SeriesTask, TaskAnswer, ThreadFrame } from './timeseries-threads.ts';
+import { frameStep, gifDefs, statisticsDefs, statisticsStep, type GifStepParams, type StatisticsStepParams } from './timeseries-step-work.ts';
+import type { ColorMap } from '../../raster/colormap/types.ts';
+
+const { config } = workerData as { config: Config };
+const services = createServices(config);
+const backends = {
+  raster: { params: granuleRasterBackendParams, ...granuleRasterOpeners(services) },
+  array: { params: granuleArrayBackendParams, ...granuleArrayOpeners(services) },
+};
+const maxSide = config.limits.maxImageSide;
+
+/** Per-series memos (feature coverage; the colormap, so frames of a series share its palette). */
+interface SeriesMemo {
+  coverage: CoverageMemo;
+  colormap?: { value: ColorMap | undefined };
+}
+const memos = new LruCache<string, SeriesMemo>(16, () => 1);
+const memoOf = (series: string): SeriesMemo => {
+  let m = memos.get(series);
+  if (m === undefined) {
+    m = { coverage: new CoverageMemo() };
+    memos.set(series, m);
+  }
+  return m;
+};
+
+async function run(task: SeriesTask, signal: AbortSignal): Promise<{ value: unknown; transfer?: Transferable[] }> {
+  const backend = backends[task.backend];
+  const memo = memoOf(task.series);
+  if (task.kind === 'statistics') {
+    const p = parseParams(statisticsDefs(backend.params, maxSide), task.raw) as unknown as StatisticsStepParams & Parameters<typeof backend.openGranules>[0];
+    const reader = backend.openGranules(p as never, task.granules, task.searchBounds);
+    const coord = p.coord_crs ?? WGS84;
+    return { value: await statisticsStep(reader, p, postProcessFor(p), task.feature, { coord, dst: p.dst_crs ?? coord }, signal, memo.coverage) };
+  }
+  const p = parseParams(gifDefs(backend.params, maxSide, task.sized), task.raw) as unknown as GifStepParams;
+  const reader = backend.openGranules(p as never, task.granules, task.searchBounds);
+  memo.colormap ??= { value: colormapOf(p) };
+  const colormap = memo.colormap.value;
+  const f = await frameStep(reader, p, postProcessFor(p), task.bounds, colormap, signal);
+  const shared = colormap?.kind === 'lut' && f.palette === sharedColormapPalette(colormap.table);
+  // the index array is the frame's own (whole buffer): moved, not copied
+  const whole = f.index.byteOffset === 0 && f.index.byteLength === f.index.buffer.byteLength && f.index.buffer instanceof ArrayBuffer;
+  const index = whole ? f.index : f.index.slice();
+  const frame: ThreadFrame = { width: f.width, height: f.height, index, palette: f.palette, transparentIndex: f.transparentIndex, shared };
+  return { value: frame, transfer: [index.buffer as ArrayBuffer] };
+}
+
+serveTasks(async (raw, signal) => {
+  const task = raw as SeriesTask;
+  const budget = new RequestBudget(config.limits.maxRequestBytes);
+  const reads = new ReadSet();
+  try {
+    const r = await runWithReadSet(reads, () => runWithBudget(budget, () => run(task, signal)));
+    const answer: TaskAnswer<unknown> = { value: r.value, reads: reads.deps(), ...(reads.uncacheable !== undefined ? { uncacheable: reads.uncacheable } : {}) };
+    return { value: answer, ...(r.transfer ? { transfer: r.transfer } : {}) };
+  } finally {
+    budget.close();
+  }
+});

@@ -1,0 +1,72 @@
+/**
+ * The time-series thread pool (src/granule/timeseries/thread-pool.ts) over a test worker
+ * (test/helpers/thread-pool-worker.ts): results and moved buffers come back, typed errors are
+ * rebuilt with their kind, message and context, an abort stops the task in the thread and rejects
+ * at once, a thread that exits fails its task with Internal (500) and is replaced, and close()
+ * ends the threads (this file's process then exits: the pool keeps nothing alive).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isRastileError } from '../../src/errors.ts';
+import { ThreadPool } from '../../src/granule/timeseries/thread-pool.ts';
+
+const aborted = new SharedArrayBuffer(4);
+const entry = new URL('../helpers/thread-pool-worker.ts', import.meta.url);
+const never = new AbortController().signal;
+
+describe('ThreadPool', () => {
+  const pool = new ThreadPool({ size: 2, entry, workerData: { aborted }, name: 'test-pool' });
+
+  it('starts lazily, all threads at the first task; answers plain data and moved buffers', async () => {
+    assert.equal(pool.threads, 0);
+    assert.deepEqual(await pool.run({ op: 'echo', value: { a: [1, 2], b: 'x', c: null } }, never), { a: [1, 2], b: 'x', c: null });
+    assert.equal(pool.threads, 2);
+    const bytes = await pool.run<Uint8Array>({ op: 'bytes', n: 300 }, never);
+    assert.equal(bytes.length, 300);
+    assert.equal(bytes[299], 299 & 255);
+  });
+
+  it('a typed error crosses as the same kind, message and context; another error keeps its message', async () => {
+    await assert.rejects(pool.run({ op: 'fail' }, never), (err) => {
+      assert.ok(isRastileError(err, 'MaxSizeExceeded'));
+      assert.equal(err.message, 'step needs 9 MiB, over its budget');
+      assert.deepEqual(err.context, { parameter: 'max_size' });
+      return true;
+    });
+    await assert.rejects(pool.run({ op: 'plain-fail' }, never), (err) => !isRastileError(err) && (err as Error).message === 'something broke');
+  });
+
+  it('an abort rejects at once and stops the task in its thread', async () => {
+    const before = Atomics.load(new Int32Array(aborted), 0);
+    const controller = new AbortController();
+    const pending = pool.run({ op: 'hang' }, controller.signal);
+    await sleep(50);
+    controller.abort();
+    await assert.rejects(pending);
+    for (let i = 0; i < 200 && Atomics.load(new Int32Array(aborted), 0) === before; i++) await sleep(10);
+    assert.equal(Atomics.load(new Int32Array(aborted), 0), before + 1, 'the thread saw the abort');
+  });
+
+  it('a thread that exits fails its task with Internal and is replaced', async () => {
+    await assert.rejects(pool.run({ op: 'exit' }, never), (err) => isRastileError(err, 'Internal') && /worker thread stopped/.test(err.message));
+    assert.deepEqual(await pool.run({ op: 'echo', value: 7 }, never), 7);
+    assert.equal(pool.threads, 2);
+  });
+
+  it('affinity: tasks with the same keys go to the same thread', async () => {
+    for (const key of ['G1', 'G2', 'G3']) {
+      const ids = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>({ op: 'tid' }, never, [key, 'other'])));
+      assert.equal(new Set(ids).size, 1, `every ${key} task on one thread`);
+    }
+  });
+
+  it('close() fails tasks in flight (503) and ends the threads', async () => {
+    const pending = assert.rejects(pool.run({ op: 'hang' }, never), (err) => isRastileError(err, 'Overloaded'));
+    await sleep(20);
+    await pool.close();
+    await pending;
+    assert.equal(pool.threads, 0);
+    await assert.rejects(pool.run({ op: 'echo', value: 1 }, never), (err) => isRastileError(err, 'Overloaded'));
+  });
+});

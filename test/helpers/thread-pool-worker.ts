@@ -1,0 +1,43 @@
+/**
+ * A worker entry for test/granule/thread-pool.test.ts: tasks say what to do — echo a value, move a
+ * buffer back, throw a typed error, exit the thread, or wait until aborted (then record that in a
+ * SharedArrayBuffer the test reads).
+ */
+import { threadId, workerData } from 'node:worker_threads';
+import { Errors } from '../../src/errors.ts';
+import { serveTasks } from '../../src/granule/timeseries/thread-pool.ts';
+
+const aborted = new Int32Array((workerData as { aborted: SharedArrayBuffer }).aborted);
+
+type Task =
+  { op: 'echo'; value: unknown } | { op: 'bytes'; n: number } | { op: 'fail' } | { op: 'plain-fail' } | { op: 'exit' } | { op: 'hang' } | { op: 'tid' };
+
+serveTasks(async (raw, signal) => {
+  const task = raw as Task;
+  switch (task.op) {
+    case 'echo':
+      return { value: task.value };
+    case 'tid':
+      return { value: threadId };
+    case 'bytes': {
+      const b = new Uint8Array(task.n).map((_, i) => i & 255);
+      return { value: b, transfer: [b.buffer] };
+    }
+    case 'fail':
+      throw Errors.maxSize('step needs 9 MiB, over its budget', { context: { parameter: 'max_size' } });
+    case 'plain-fail':
+      throw new TypeError('something broke');
+    case 'exit':
+      process.exit(3);
+      break;
+    case 'hang':
+      await new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => {
+          Atomics.add(aborted, 0, 1);
+          resolve();
+        }),
+      );
+      return { value: 'stopped' };
+  }
+  return { value: null };
+});
