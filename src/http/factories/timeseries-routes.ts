@@ -8,8 +8,10 @@
  * the same read functions as the single-step routes (featureStatistics, readBbox,
  * tileJsonDocument), with at most RASTILE_TIMESERIES_CONCURRENCY steps at once
  * (src/granule/timeseries/step-executor.ts). The request's signal (client gone, request deadline)
- * stops every step. Any ImageBackend whose `open` honours `temporal` plugs in (/raster now, /array
- * when its backend lands).
+ * stops every step. Any ImageBackend whose `open` honours `temporal` plugs in (/raster, /array).
+ * With a backend's `searchStep` and RASTILE_TIMESERIES_THREADS > 0, each distinct granule set's
+ * read, mosaic and statistics or frame runs on a worker thread (timeseries-threads.ts), given the
+ * granules this thread's search found and the request's raw parameters.
  */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../errors.ts';
@@ -174,7 +176,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     operationId: `${op}_timeseries_statistics`,
     summary: 'Statistics inside a GeoJSON Feature for every step of a time series, keyed by the step.',
     description:
-      'Each step is the POST /statistics of that step; steps without data are left out. A FeatureCollection is refused (400): send one request per feature.',
+      'Each step is the POST /statistics of that step; steps without data are left out. A FeatureCollection is refused (400): send one request per feature. Steps run in this process (RASTILE_TIMESERIES_CONCURRENCY at once), each distinct granule set read on one of RASTILE_TIMESERIES_THREADS worker threads.',
     tags,
     params: statisticsDefs(backend.params, maxSide),
     body: { required: true, description: 'One GeoJSON Feature.', schema: { $ref: '#/components/schemas/Feature' } },
@@ -275,7 +277,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       operationId: `${op}_timeseries_bbox${sized ? '_sized' : ''}`,
       summary: 'Animated GIF of a bbox, one frame per step with data, in step order.',
       description:
-        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with the colormap as palette (one for every frame) or its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever.',
+        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with the colormap as palette (one for every frame) or its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever. Frames are read and rendered on RASTILE_TIMESERIES_THREADS worker threads.',
       tags,
       params: gifDefs(backend.params, maxSide, sized),
       responses: { 200: { description: 'Animated GIF.', content: { 'image/gif': {} } }, 204: { description: 'No step has data.' } },
