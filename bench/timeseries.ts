@@ -16,7 +16,7 @@
  *   /usr/bin/python3 bench/make-timeseries-data.py      # once
  *   node --import tsx bench/timeseries.ts [passes=3]
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,27 @@ interface Run {
   dataRequests: number;
   duplicateRanges: number;
   cmrRequests: number;
+}
+
+/** CPU ms of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/stat. */
+function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), procCpuMs(Number(tid)));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** "main N, threads a + b" for the threads that used ≥ 20 ms between two snapshots. */
+function threadSplit(pid: number, before: Map<number, number>, after: Map<number, number>): string {
+  const delta = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const).filter(([, ms]) => ms >= 20);
+  const main = delta.find(([tid]) => tid === pid)?.[1] ?? 0;
+  const others = delta.filter(([tid]) => tid !== pid).map(([, ms]) => ms.toFixed(0));
+  return `main ${main.toFixed(0)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -122,9 +143,11 @@ async function main(): Promise<void> {
   console.log('| scenario | wall ms | server CPU ms | data-host requests | duplicate byte ranges | CMR requests |');
   console.log('|---|---|---|---|---|---|');
   const results: Record<string, Run> = {};
+  const splits: string[] = [];
   try {
     for (const s of scenarios) {
       const runs: Run[] = [];
+      const split: string[] = [];
       for (let i = 0; i < passes; i++) {
         const server = await startGranuleServer(PORT, cmr.url, 120_000);
         try {
@@ -137,9 +160,11 @@ async function main(): Promise<void> {
           const d0 = data.requests.length;
           const c0 = cmr.requests.length;
           const cpu0 = procCpuMs(server.pid!);
+          const threads0 = threadCpuMs(server.pid!);
           const t0 = performance.now();
           await s.run();
           const wallMs = performance.now() - t0;
+          split.push(threadSplit(server.pid!, threads0, threadCpuMs(server.pid!)));
           const reqs = data.requests.slice(d0);
           runs.push({
             wallMs,
@@ -161,12 +186,16 @@ async function main(): Promise<void> {
       };
       results[s.name] = r;
       console.log(`| ${s.name} | ${r.wallMs.toFixed(0)} | ${r.cpuMs.toFixed(0)} | ${r.dataRequests} | ${r.duplicateRanges} | ${r.cmrRequests} |`);
+      splits.push(`${s.name}: ${split.join('; ')}`);
     }
     const ratio = (a: string, b: string) => {
       const x = results[a]!;
       const y = results[b]!;
       return `wall ${(x.wallMs / y.wallMs).toFixed(2)}, CPU ${(x.cpuMs / y.cpuMs).toFixed(2)}`;
     };
+    console.log(
+      `\nServer CPU ms per thread, each run (RASTILE_TIMESERIES_THREADS=${process.env['RASTILE_TIMESERIES_THREADS'] ?? 'default'}):\n${splits.join('\n')}`,
+    );
     console.log(
       `\nseries / sub-requests — statistics: ${ratio(scenarios[0]!.name, scenarios[1]!.name)}; GIF: ${ratio(scenarios[2]!.name, scenarios[3]!.name)} (load average at the end ${load()})`,
     );
