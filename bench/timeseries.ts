@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCmrStandin, type UmmItem } from '../test/helpers/cmr-standin.ts';
 import { startRangeServer, type RecordedRequest } from '../test/helpers/http-range-server.ts';
-import { procCpuMs, startGranuleServer, stopServer } from './load.ts';
+import { CLK_TCK, procCpuMs, startGranuleServer, stopServer } from './load.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = path.join(here, 'out', 'timeseries');
@@ -70,7 +70,8 @@ function threadCpuMs(pid: number): Map<number, number> {
   const out = new Map<number, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      out.set(Number(tid), procCpuMs(Number(tid)));
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      out.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK);
     } catch {
       // the thread ended meanwhile
     }

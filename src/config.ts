@@ -28,7 +28,7 @@ export interface Config {
     concurrency: number;
     /**
      * Worker threads the per-granule-set work of a series (read, mosaic, statistics or frame)
-     * runs on (RASTILE_TIMESERIES_THREADS; default: the available cores; 0: the calling thread).
+     * runs on (RASTILE_TIMESERIES_THREADS; default 0: the calling thread; `auto`: the available cores).
      */
     threads: number;
     /** Most steps one request may ask for (titiler-cmr's TIME_SERIES_MAX_REQUESTS, 995). */

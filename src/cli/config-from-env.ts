@@ -84,7 +84,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     mosaicConcurrency: Math.max(1, int(env['RASTILE_MOSAIC_CONCURRENCY'], 5, 'RASTILE_MOSAIC_CONCURRENCY')),
     timeseries: {
       concurrency: Math.max(1, int(env['RASTILE_TIMESERIES_CONCURRENCY'], 4, 'RASTILE_TIMESERIES_CONCURRENCY')),
-      threads: Math.max(0, int(env['RASTILE_TIMESERIES_THREADS'], os.availableParallelism(), 'RASTILE_TIMESERIES_THREADS')),
+      // 0 (the calling thread) by default: on the loaded bench machine the threads cost more CPU
+      // than they saved wall time (BENCHMARKS.md, time series, 2026-11-26 h11pool); `auto` = the cores.
+      threads:
+        env['RASTILE_TIMESERIES_THREADS'] === 'auto'
+          ? os.availableParallelism()
+          : Math.max(0, int(env['RASTILE_TIMESERIES_THREADS'], 0, 'RASTILE_TIMESERIES_THREADS')),
       maxSteps: int(env['RASTILE_TIMESERIES_MAX_STEPS'], 995, 'RASTILE_TIMESERIES_MAX_STEPS'),
       maxImagePixels: num(env['RASTILE_TIMESERIES_MAX_IMAGE_SIZE'], 5.625e7, 'RASTILE_TIMESERIES_MAX_IMAGE_SIZE'),
       maxStatisticsTotalPixels: num(env['RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'], 1.5e10, 'RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'),

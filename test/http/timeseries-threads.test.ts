@@ -7,8 +7,10 @@
  * away while a thread reads a granule: no later step searches CMR or fetches a byte.
  */
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { configFromEnv } from '../../src/cli/config-from-env.ts';
 import { CMR_DATA_DIR, loadRecording, recordingsAvailable } from '../helpers/cmr-replay.ts';
 import { startCmrStandin, type CmrStandin, type UmmItem } from '../helpers/cmr-standin.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
@@ -51,6 +53,14 @@ async function both(get: (s: TestServer) => Promise<Response>): Promise<[Respons
   return [await get(threads), await get(inline)];
 }
 
+describe('RASTILE_TIMESERIES_THREADS', () => {
+  it('0 by default, a count, or auto (the available cores)', () => {
+    assert.equal(configFromEnv({}).timeseries.threads, 0);
+    assert.equal(configFromEnv({ RASTILE_TIMESERIES_THREADS: '3' }).timeseries.threads, 3);
+    assert.equal(configFromEnv({ RASTILE_TIMESERIES_THREADS: 'auto' }).timeseries.threads, os.availableParallelism());
+  });
+});
+
 describe('worker threads give the calling thread’s answers', () => {
   for (const extra of ['', '&coord_crs=epsg:4326&percentiles=10,90&histogram_bins=5', '&step=P2D&algorithm=hillshade']) {
     it(`statistics, deep-equal${extra}`, async () => {
@@ -82,11 +92,13 @@ describe('worker threads give the calling thread’s answers', () => {
     const small = await startTestServer((c) => {
       c.cmrUrl = cmr.url;
       c.timeseries.threads = 1;
+      c.timeseries.concurrency = 1; // one step at a time: the budget's running total is that step's alone
       c.limits.maxRequestBytes = 4096;
     });
     const smallInline = await startTestServer((c) => {
       c.cmrUrl = cmr.url;
       c.timeseries.threads = 0;
+      c.timeseries.concurrency = 1;
       c.limits.maxRequestBytes = 4096;
     });
     try {

@@ -176,7 +176,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     operationId: `${op}_timeseries_statistics`,
     summary: 'Statistics inside a GeoJSON Feature for every step of a time series, keyed by the step.',
     description:
-      'Each step is the POST /statistics of that step; steps without data are left out. A FeatureCollection is refused (400): send one request per feature. Steps run in this process (RASTILE_TIMESERIES_CONCURRENCY at once), each distinct granule set read on one of RASTILE_TIMESERIES_THREADS worker threads.',
+      'Each step is the POST /statistics of that step; steps without data are left out. A FeatureCollection is refused (400): send one request per feature. Steps run in this process (RASTILE_TIMESERIES_CONCURRENCY at once), each distinct granule set read on a worker thread when RASTILE_TIMESERIES_THREADS > 0.',
     tags,
     params: statisticsDefs(backend.params, maxSide),
     body: { required: true, description: 'One GeoJSON Feature.', schema: { $ref: '#/components/schemas/Feature' } },
@@ -277,7 +277,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       operationId: `${op}_timeseries_bbox${sized ? '_sized' : ''}`,
       summary: 'Animated GIF of a bbox, one frame per step with data, in step order.',
       description:
-        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with the colormap as palette (one for every frame) or its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever. Frames are read and rendered on RASTILE_TIMESERIES_THREADS worker threads.',
+        'Each frame is the bbox image of its step (as GET /bbox/…), rendered to 8 bits with the colormap as palette (one for every frame) or its own 256-colour palette; steps without data are dropped; no frame at all → 204. Loops forever. Frames are read and rendered on worker threads when RASTILE_TIMESERIES_THREADS > 0.',
       tags,
       params: gifDefs(backend.params, maxSide, sized),
       responses: { 200: { description: 'Animated GIF.', content: { 'image/gif': {} } }, 204: { description: 'No step has data.' } },
