@@ -15,7 +15,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, linkSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -96,7 +96,8 @@ async function ours(server: RangeServer, size: number, urls: [string, string], t
   // BENCH_NODE_ARGS adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = [...start.nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const proc = spawn(process.execPath, [...nodeArgs, path.join(here, '..', 'bin', 'rastile.js'), 'serve', '--port', String(PORT)], {
-    stdio: ['ignore', 'ignore', 'ignore'],
+    // BENCH_SERVER_LOG=<file>: the server's output there (e.g. with BENCH_NODE_ARGS=--trace-gc).
+    stdio: process.env.BENCH_SERVER_LOG === undefined ? 'ignore' : ['ignore', openSync(process.env.BENCH_SERVER_LOG, 'w'), 'inherit'],
     env: { LOG_LEVEL: 'warn', RASTILE_WORKERS: '1', RASTILE_ALLOW_PRIVATE_HOSTS: 'true', ...start.env, ...process.env, ...RENDER_EVERY_TIME },
   });
   try {
