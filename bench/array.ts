@@ -57,12 +57,16 @@ interface Pass {
   decodesPerTile: number;
   /** Minor page faults (first touches of freshly mapped pages). */
   faultsPerTile: number;
+  /** New buffers the buffer pool had to allocate (its kept ones could not serve the take). */
+  poolAllocationsPerTile: number;
   majorGcs: number;
   gcMsPerTile: number;
 }
 
 /** Block decodes (decoded-chunk cache misses) and garbage collections of the server so far, from /metrics. */
-async function counters(base: string): Promise<{ decodes: number; majorGcs: number; gcS: number; gcByKind: Record<string, [number, number]> }> {
+async function counters(
+  base: string,
+): Promise<{ decodes: number; poolAllocations: number; majorGcs: number; gcS: number; gcByKind: Record<string, [number, number]> }> {
   const m = await (await fetch(`${base}/metrics`)).text();
   const gcByKind: Record<string, [number, number]> = {};
   for (const x of m.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{[^}]*kind="(\w+)"[^}]*\} ([\d.e+-]+)/gm)) {
@@ -72,6 +76,7 @@ async function counters(base: string): Promise<{ decodes: number; majorGcs: numb
   const gcS = [...m.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([\d.e+-]+)/gm)].reduce((a, x) => a + Number(x[1]), 0);
   return {
     decodes: Number(/^rastile_block_decodes_total (\d+)/m.exec(m)?.[1] ?? NaN),
+    poolAllocations: Number(/^rastile_buffer_pool_allocations (\d+)/m.exec(m)?.[1] ?? NaN),
     majorGcs: Number(/^nodejs_gc_duration_seconds_count\{[^}]*kind="major"[^}]*\} (\d+)/m.exec(m)?.[1] ?? 0),
     gcS,
     gcByKind,
@@ -131,6 +136,7 @@ async function ours(server: RangeServer, size: number, urls: [string, string], t
         threads: { main: (t1.main - t0.main) / n, pool: (t1.pool - t0.pool) / n, v8: (t1.v8 - t0.v8) / n, other: (t1.other - t0.other) / n },
         decodesPerTile: (m1.decodes - m0.decodes) / n,
         faultsPerTile: (f1 - f0) / n,
+        poolAllocationsPerTile: (m1.poolAllocations - m0.poolAllocations) / n,
         majorGcs: m1.majorGcs - m0.majorGcs,
         gcMsPerTile: ((m1.gcS - m0.gcS) * 1000) / n,
       });
@@ -225,12 +231,12 @@ async function main(): Promise<void> {
     else printComparison(us, py);
     console.log('\nrastile, each timed warm pass, per tile (CPU ms: all threads = event loop + libuv pool + V8 helpers + other):\n');
     console.log(
-      '| pass | CPU ms | event loop | pool | V8 helpers | other | decodes | page faults | GC ms | major GCs |\n|---|---|---|---|---|---|---|---|---|---|',
+      '| pass | CPU ms | event loop | pool | V8 helpers | other | decodes | page faults | pool allocations | GC ms | major GCs |\n|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const [i, p] of (us.perPass ?? []).entries()) {
       const t = p.threads;
       console.log(
-        `| ${i + 1} | ${p.cpuMsPerTile.toFixed(1)} | ${t.main.toFixed(1)} | ${t.pool.toFixed(1)} | ${t.v8.toFixed(1)} | ${t.other.toFixed(1)} | ${p.decodesPerTile.toFixed(2)} | ${p.faultsPerTile.toFixed(0)} | ${p.gcMsPerTile.toFixed(2)} | ${p.majorGcs} |`,
+        `| ${i + 1} | ${p.cpuMsPerTile.toFixed(1)} | ${t.main.toFixed(1)} | ${t.pool.toFixed(1)} | ${t.v8.toFixed(1)} | ${t.other.toFixed(1)} | ${p.decodesPerTile.toFixed(2)} | ${p.faultsPerTile.toFixed(0)} | ${p.poolAllocationsPerTile.toFixed(2)} | ${p.gcMsPerTile.toFixed(2)} | ${p.majorGcs} |`,
       );
     }
   } finally {
