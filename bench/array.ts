@@ -11,7 +11,14 @@
  * xarray: process_time of its process, all threads), and peak RSS. Both sides produce .npy tiles
  * (no image encoding); ours goes through HTTP with the response cache off (RENDER_EVERY_TIME).
  *
+ * Then, per timed warm pass of ours, per tile: CPU by thread (/proc/<pid>/task: event loop, libuv
+ * pool, V8's helpers), block decodes (decoded-chunk cache misses), minor page faults, buffer-pool
+ * allocations and GC (from /metrics), so that a trend over passes shows where it comes from.
+ *
  *   node --import tsx bench/array.ts [passes=3] [delayMs=20]
+ *
+ * BENCH_OURS_ONLY=1 skips the xarray side; BENCH_NODE_ARGS adds node flags to our server;
+ * BENCH_SERVER_LOG=<file> keeps its output (e.g. BENCH_NODE_ARGS=--trace-gc).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
