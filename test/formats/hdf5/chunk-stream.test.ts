@@ -117,6 +117,21 @@ describe('StreamedChunk against unfilter', () => {
     });
   }
 
+  it('prefault() touches nothing once the read has started, and changes no byte before', () => {
+    const raw = data.subarray(0, 100_000);
+    const stored = deflateSync(shuffle(raw, 4));
+    const early = new StreamedChunk(100_000, 4, 'c');
+    early.prefault();
+    assert.deepEqual(feed(early, stored, 999), raw);
+    const late = new StreamedChunk(100_000, 4, 'c');
+    late.restart();
+    late.write(stored.subarray(0, stored.length >> 1));
+    late.prefault(); // too late: would zero decoded bytes if it ran
+    late.write(stored.subarray(stored.length >> 1));
+    assert.deepEqual(late.finish(), raw);
+    late.close();
+  });
+
   it('ignores bytes after the chunk is full, as the one-shot inflate does', () => {
     const raw = data.subarray(0, 4000);
     const stored = deflateSync(shuffle(raw, 2));
