@@ -2,7 +2,8 @@ import { Errors } from '../errors.ts';
 import { cacheMetrics } from '../util/metrics.ts';
 import { SharedWorkMap } from './abort.ts';
 import type { ByteCache } from './byte-cache.ts';
-import type { Source, SourceStats } from './source.ts';
+import type { ByteSink, Source, SourceStats } from './source.ts';
+import { streamRead } from './stream-read.ts';
 import { sourceCacheKey, sourceChanged } from './version.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -72,5 +73,35 @@ export class CachingSource implements Source {
     else METRICS.miss();
     const bytes = await result;
     return bytes.slice();
+  }
+
+  /**
+   * A cached range is delivered from the cache; a miss streams from the inner source and is not
+   * cached (the caller keeps what it decodes from it: caching the stored bytes too would hold a
+   * chunk twice and cost a copy of it).
+   */
+  async stream(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number> {
+    if (this.inner.stream === undefined) return streamRead({ url: this.url, fetch: (o, l, s) => this.fetch(o, l, s) }, offset, length, sink, signal);
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+      throw Errors.internal(`Invalid byte range offset=${offset} length=${length}`);
+    }
+    this.stats.reads++;
+    const size = this.inner.size;
+    if (length === 0 || (size !== undefined && offset >= size)) {
+      sink.restart();
+      return 0;
+    }
+    if (this.inner.changed === true) throw sourceChanged(this.url, 'another version was seen');
+    const end = size !== undefined ? Math.min(offset + length, size) : offset + length;
+    const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end);
+    if (hit !== undefined) {
+      this.stats.cacheHits++;
+      METRICS.hit(hit.length);
+      sink.restart();
+      sink.write(hit);
+      return hit.length;
+    }
+    METRICS.miss();
+    return this.inner.stream(offset, length, sink, signal);
   }
 }

@@ -1,5 +1,6 @@
 import { abortError, SharedWork } from './abort.ts';
-import type { Source, SourceStats } from './source.ts';
+import type { ByteSink, Source, SourceStats } from './source.ts';
+import { streamRead } from './stream-read.ts';
 
 interface PendingRead {
   offset: number;
@@ -57,6 +58,12 @@ export class CoalescingSource implements Source {
         setImmediate(() => this.flush());
       }
     });
+  }
+
+  /** A streamed read goes alone, at once (it is one large range: nothing to merge it with). */
+  stream(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number> {
+    if (signal?.aborted) return Promise.reject(abortError(signal, this.url));
+    return streamRead(this.inner, offset, length, sink, signal);
   }
 
   private flush(): void {

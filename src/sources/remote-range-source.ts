@@ -2,7 +2,7 @@ import { Errors, isRastileError, type ErrorContext, type RastileError } from '..
 import { discard, networkError, safeHost } from './http-request.ts';
 import { RemoteVersion } from './remote-version.ts';
 import { markRetryable } from './retry.ts';
-import type { Source, SourceStats } from './source.ts';
+import type { ByteSink, Source, SourceStats } from './source.ts';
 import { sourceChanged } from './version.ts';
 import { countUpstreamBytes } from './upstream-metrics.ts';
 
@@ -80,13 +80,47 @@ export class RemoteRangeSource implements Source {
   }
 
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const sent = await this.send(offset, length, signal);
+    if (sent === null) return EMPTY;
+    return this.complete(sent.response, sent.url, offset, length, sent.last, signal);
+  }
+
+  /**
+   * Streams the body of a plain 206 answer for exactly the range asked into `sink` as it arrives
+   * (no array of the whole range is made); any other answer (a wider range, 200, 416) is read as
+   * `fetch` reads it and delivered as one piece.
+   */
+  async stream(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number> {
+    const sent = await this.send(offset, length, signal);
+    if (sent === null) {
+      sink.restart();
+      return 0;
+    }
+    const { response, url, last } = sent;
+    const cr = response.status === 206 ? parseContentRange(response.headers.get('content-range')) : undefined;
+    if (cr !== undefined && !('unsatisfied' in cr) && cr.start === offset && cr.end <= last && response.body !== null) {
+      if (cr.total !== undefined) this.size = cr.total;
+      const expected = cr.end - cr.start + 1;
+      sink.restart();
+      const n = await this.pump(response.body, url, signal, sink, expected);
+      if (n !== expected) throw markRetryable(Errors.upstream(`Truncated response from ${safeHost(url)} for ${this.transport.display}`));
+      return n;
+    }
+    const bytes = await this.complete(response, url, offset, length, last, signal);
+    sink.restart();
+    sink.write(bytes);
+    return bytes.length;
+  }
+
+  /** Sends the range request and checks its version; null when nothing is to be read (empty range, past the end). */
+  private async send(offset: number, length: number, signal: AbortSignal | undefined): Promise<{ response: Response; url: URL; last: number } | null> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       // Format readers validate ranges from file structures (cog-source.ts): this is a bug of ours.
       throw Errors.internal(`Invalid byte range offset=${offset} length=${length}`);
     }
     const state = this.versionState;
     if (state.changed) throw sourceChanged(this.transport.display, 'another version was seen');
-    if (length === 0 || (this.size !== undefined && offset >= this.size)) return EMPTY;
+    if (length === 0 || (this.size !== undefined && offset >= this.size)) return null;
     let last = offset + length - 1;
     if (this.size !== undefined) last = Math.min(last, this.size - 1);
 
@@ -106,7 +140,13 @@ export class RemoteRangeSource implements Source {
         throw sourceChanged(this.transport.display, changed);
       }
     }
+    return { response, url, last };
+  }
 
+  /** The bytes [offset, offset + length) from a response to `send`, or the error its status means. */
+  private async complete(response: Response, url: URL, offset: number, length: number, last: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const state = this.versionState;
+    const status = response.status;
     if (status === 206) {
       const cr = parseContentRange(response.headers.get('content-range'));
       const body = await this.readBody(response, url, signal);
@@ -183,6 +223,39 @@ export class RemoteRangeSource implements Source {
     this.stats.bytesFetched += bytes.length;
     countUpstreamBytes(url, bytes.length);
     return bytes;
+  }
+
+  /**
+   * Hands the body's pieces to `sink` as they arrive; stops (cancelling the body) past `expected`
+   * bytes. Returns the bytes received. A sink's exception ends the read and is re-thrown as is.
+   */
+  private async pump(body: ReadableStream<Uint8Array>, url: URL, signal: AbortSignal | undefined, sink: ByteSink, expected: number): Promise<number> {
+    const reader = body.getReader();
+    let total = 0;
+    try {
+      for (;;) {
+        let piece: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          piece = await reader.read();
+        } catch (err) {
+          throw networkError(err, url, signal);
+        }
+        if (piece.done) return total;
+        const value = piece.value;
+        total += value.length;
+        if (total > expected) {
+          await reader.cancel().catch(() => {});
+          return total;
+        }
+        sink.write(value);
+      }
+    } catch (err) {
+      await reader.cancel().catch(() => {});
+      throw err;
+    } finally {
+      this.stats.bytesFetched += total;
+      countUpstreamBytes(url, total);
+    }
   }
 
   /** Streams a 200 body, refusing objects over maxWholeBodyBytes before or while reading. */

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Errors, type RastileError } from '../errors.ts';
 import { abortError } from './abort.ts';
 import { Deadline } from './deadline.ts';
-import type { Source, SourceStats } from './source.ts';
+import type { ByteSink, Source, SourceStats } from './source.ts';
+import { streamRead } from './stream-read.ts';
 
 const retryable = new WeakSet<RastileError>();
 
@@ -56,13 +57,22 @@ export class RetryingSource implements Source {
     return this.inner.changed === true;
   }
 
-  async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+  fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.attempts((s) => this.inner.fetch(offset, length, s), signal);
+  }
+
+  /** Each attempt streams again from the start (the sink is told to restart). */
+  stream(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number> {
+    return this.attempts((s) => streamRead(this.inner, offset, length, sink, s), signal);
+  }
+
+  private async attempts<T>(run: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     const { retries, baseDelayMs, timeoutMs, label } = this.options;
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw abortError(signal, label);
       const deadline = new Deadline(timeoutMs, signal);
       try {
-        return await this.inner.fetch(offset, length, deadline.signal);
+        return await run(deadline.signal);
       } catch (err) {
         if (signal?.aborted) throw abortError(signal, label);
         if (deadline.timedOut) {

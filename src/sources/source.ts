@@ -25,9 +25,25 @@ export interface Source {
    * not shared with any cache), so callers may mutate them or pass `.buffer` on.
    */
   fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * Optional: like `fetch`, but hands the bytes to `sink` in order as they arrive instead of
+   * collecting them into one array (a large chunk decoded while it is received, with no copy of
+   * its stored bytes). Such reads are not put in the byte cache (the caller caches what it
+   * decodes). Resolves with the number of bytes delivered. Use `streamRead` (stream-read.ts),
+   * which falls back to `fetch` for sources without it.
+   */
+  stream?(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number>;
   close?(): Promise<void>;
   /** Counters for tests and benchmarks (optional; the opener's sources always have them). */
   readonly stats?: SourceStats;
+}
+
+/** Receives the bytes of one streamed read (Source.stream), in order. */
+export interface ByteSink {
+  /** Called before the first piece of every attempt: a retried read starts over. */
+  restart(): void;
+  /** The next piece; valid only during the call (the sink copies what it keeps). May throw to end the read. */
+  write(piece: Uint8Array): void;
 }
 
 /** Simple per-source counters. All wrappers of one opened source share one object. */

@@ -62,6 +62,17 @@ class ReusedHandle {
     return [this.state[0], this.state[1]];
   }
 
+  /** One write into `out[outOff…outOff + outLen)`; read the result with lastState(). Throws on bad data. */
+  writeRange(flush: number, input: Uint8Array, inOff: number, out: Uint8Array, outOff: number, outLen: number): void {
+    this.handle.writeSync(flush, input, inOff, input.length - inOff, out, outOff, outLen);
+    if (this.error !== null) throw new ZlibDataError(this.error);
+  }
+
+  /** [bytes of output left free, bytes of input left unread] after the last write. */
+  lastState(): [number, number] {
+    return [this.state[0], this.state[1]];
+  }
+
   close(): void {
     this.stream.close();
   }
@@ -234,5 +245,62 @@ export class DeflateStream {
       this.out = new Uint8Array(this.total);
       this.written = 0;
     }
+  }
+}
+
+/** Idle handles of InflateStream (a stream holds its own across awaits). */
+const idleInflaters: ReusedHandle[] = [];
+
+/**
+ * An inflate (zlib format) fed the compressed bytes in pieces as they arrive, e.g. straight from
+ * an HTTP response body (no buffer of the whole compressed input). Holds a native handle of its
+ * own until close(), so pieces may come across awaits while other calls inflate. Without native
+ * handle access (node's internals changed) `available` is false and the caller collects the
+ * input and uses inflateInto instead.
+ */
+export class InflateStream {
+  private handle: ReusedHandle | null;
+
+  constructor() {
+    this.handle = idleInflaters.pop() ?? ReusedHandle.create(zlib.createInflate());
+    streamFastPath.set('stream:inflate', this.handle !== null);
+    this.handle?.reset();
+  }
+
+  /** Whether this stream has a native handle (else write() must not be called). */
+  get available(): boolean {
+    return this.handle !== null;
+  }
+
+  /** Starts over on a new zlib stream. */
+  restart(): void {
+    this.handle!.reset();
+  }
+
+  /**
+   * Inflates `input[inOff…]` into `out[outOff…outOff + outLen)`; returns [bytes written, input
+   * bytes consumed]. Stops when that output space is full (call again with the rest of the
+   * input) or the input is used up. Throws ZlibDataError on corrupt data (the handle is then dropped).
+   */
+  write(input: Uint8Array, inOff: number, out: Uint8Array, outOff: number, outLen: number): [number, number] {
+    const h = this.handle!;
+    try {
+      h.writeRange(zlib.constants.Z_SYNC_FLUSH, input, inOff, out, outOff, outLen);
+    } catch (err) {
+      this.handle = null;
+      h.close();
+      throw err;
+    }
+    const [freeOut, leftIn] = h.lastState();
+    return [outLen - freeOut, input.length - inOff - leftIn];
+  }
+
+  /** Gives the handle back for reuse (or closes it when enough are idle). */
+  close(): void {
+    const h = this.handle;
+    this.handle = null;
+    if (h === null) return;
+    if (idleInflaters.length < IDLE_STREAM_HANDLES) idleInflaters.push(h);
+    else h.close();
   }
 }

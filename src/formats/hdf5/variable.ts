@@ -7,6 +7,7 @@
 import type { TypedArray } from '../../dtype.ts';
 import { Errors, isRastileError } from '../../errors.ts';
 import { raceAbortShared } from '../array/abort-fanout.ts';
+import { streamRead } from '../../sources/stream-read.ts';
 import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import type { ArrayDType, ArrayVariable, AttrValue } from '../array/array-model.ts';
 import { makeChunkIndex } from './chunk-index/make-index.ts';
@@ -14,6 +15,7 @@ import type { ChunkIndex } from './chunk-index/types.ts';
 import type { DatasetInfo } from './dataset-info.ts';
 import { arrayDTypeOf, describeType } from './datatype.ts';
 import type { FileContext } from './file-context.ts';
+import { streamableShuffle, StreamedChunk } from './chunk-stream.ts';
 import { unfilter, unsupportedFilter } from './filters.ts';
 import { filterName } from './messages/filter-pipeline.ts';
 import { decodeNumbers, decodeScalar, deliveredDType } from './numbers.ts';
@@ -121,8 +123,10 @@ export class Hdf5Variable implements ArrayVariable {
     const scratch = this.info.filters.length > 1 ? this.chunkBytes : 0;
     chargeRequest(stored.size + this.chunkBytes + scratch, `${what} (${stored.size} bytes stored, ${this.chunkBytes} decoded)`);
     try {
-      const bytes = await this.fetch(stored.address, stored.size, what, signal);
       const edge = layout.edgeUnfiltered && coords.some((c, i) => (c + 1) * this.chunkShape[i] > this.shape[i]);
+      const shuffle = edge ? null : streamableShuffle(this.info.filters, stored.mask, this.info.type.size);
+      if (shuffle !== null) return await this.streamChunk(stored.address, stored.size, shuffle, what, signal);
+      const bytes = await this.fetch(stored.address, stored.size, what, signal);
       if (this.info.filters.length === 0 || edge) {
         if (bytes.length < this.chunkBytes) throw Errors.invalidFormat(`${what}: ${bytes.length} bytes stored, ${this.chunkBytes} expected`);
         return bytes;
@@ -142,6 +146,25 @@ export class Hdf5Variable implements ArrayVariable {
     const bytes = await raceAbortShared(this.ctx.source.fetch(abs, size, signal), signal, this.ctx.location);
     if (bytes.length < size) throw Errors.invalidFormat(`${what}: the file ends inside the chunk (truncated)`);
     return bytes;
+  }
+
+  /** A deflated (and shuffled) chunk decoded while its bytes arrive (chunk-stream.ts). */
+  private async streamChunk(address: number, size: number, shuffle: number, what: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const abs = this.ctx.baseAddress + address;
+    if (!(address >= 0) || !(size >= 0) || abs + size > this.ctx.fileSize) {
+      throw Errors.invalidFormat(`${what}: ${size} bytes at ${address} lie outside the file (${this.ctx.fileSize} bytes; truncated or corrupt)`);
+    }
+    if (signal?.aborted) throw signal.reason;
+    const chunk = new StreamedChunk(this.chunkBytes, shuffle, what);
+    // The inflater goes back only once the read has settled (not when an abort stops the wait).
+    const read = streamRead(this.ctx.source, abs, size, chunk, signal).finally(() => chunk.close());
+    // Once the request is out (a turn of the event loop), the chunk's fresh pages are faulted in
+    // while the server answers, not during the decode (a no-op when bytes came at once).
+    await new Promise((resolve) => setImmediate(resolve));
+    chunk.prefault();
+    const n = await raceAbortShared(read, signal, this.ctx.location);
+    if (n < size) throw Errors.invalidFormat(`${what}: the file ends inside the chunk (truncated)`);
+    return chunk.finish();
   }
 
   /** A virtual chunk of contiguous or compact storage: one contiguous byte range, padded to full size. */
