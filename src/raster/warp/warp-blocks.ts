@@ -221,7 +221,7 @@ function blockCoordinates(job: BlockWarp, b: WarpBlock, sx: Float64Array, sy: Fl
         sx.fill(NaN, o + j, o + g.ja);
         sy.fill(NaN, o + j, o + g.ja);
       }
-      approxRowAt(job.exact, g.c0, r + 0.5, g.n, job.maxError, g.at, sx.subarray(o + g.ja, o + g.jb), sy.subarray(o + g.ja, o + g.jb));
+      approxRowAt(job.exact, g.c0, r + 0.5, g.n, job.maxError, g.at, sx, sy, o + g.ja);
       j = g.jb;
     }
     if (j < bw) {
