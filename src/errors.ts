@@ -12,6 +12,7 @@ export const ERROR_KINDS = [
   'NotImplemented', // something this server does not do (on this host)
   'SourceNotFound', // file or object does not exist (ENOENT, HTTP 404, S3 NoSuchKey)
   'SourceForbidden', // outside local roots, private network address, HTTP 401/403
+  'SourceUnauthorized', // the store refused a request we could not sign: no credentials configured (S3), 401
   'UpstreamError', // remote server failed (5xx after retries, connection reset)
   'UpstreamTimeout', // remote server did not answer within the deadline
   'InvalidFormat', // bytes are not a readable raster (corrupt, truncated, degenerate georeferencing)
@@ -92,6 +93,7 @@ export const Errors = {
   notImplemented: make('NotImplemented'),
   sourceNotFound: make('SourceNotFound'),
   sourceForbidden: make('SourceForbidden'),
+  sourceUnauthorized: make('SourceUnauthorized'),
   upstream: make('UpstreamError'),
   upstreamTimeout: make('UpstreamTimeout'),
   invalidFormat: make('InvalidFormat'),

@@ -5,7 +5,8 @@
  * listed in the OpenAPI description: a missing dataset is 404 (TiTiler: 500), a dataset outside
  * the allowed roots or on a private network is 403, an unreadable/corrupt raster (including a
  * degenerate geotransform) is 400, a band index beyond the band count is 400, a point outside
- * the dataset is 404, remote failures are 502/504. `Internal` (a broken invariant of ours) is 500.
+ * the dataset is 404, remote failures are 502/504, an s3:// object refused to a server without S3
+ * credentials is 401 on every route (TiTiler: 401 for a MosaicJSON, 500 for /cog and /stac). `Internal` (a broken invariant of ours) is 500.
  */
 import type { ErrorContext, RastileError, RastileErrorKind } from '../errors.ts';
 
@@ -14,6 +15,7 @@ export const STATUS_BY_KIND: Record<RastileErrorKind, number> = {
   NotImplemented: 501,
   SourceNotFound: 404,
   SourceForbidden: 403,
+  SourceUnauthorized: 401, // TiTiler's pin: s3:// without credentials is 401 (cogeo-mosaic's MosaicAuthError), on every route
   UpstreamError: 502,
   UpstreamTimeout: 504,
   InvalidFormat: 400,

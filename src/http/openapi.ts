@@ -18,7 +18,8 @@ const DESCRIPTION = `Dynamic raster tiles, previews, point values and statistics
 STAC items and NASA granules — TiTiler 2.x compatible.
 
 Error statuses differ from TiTiler where TiTiler answers 500 for client mistakes: a missing dataset is 404,
-a dataset outside the allowed local roots or on a private network is 403, an unreadable or corrupt raster
+a dataset outside the allowed local roots or on a private network is 403, an s3:// object refused to a server
+without S3 credentials is 401 (as TiTiler answers for a MosaicJSON), an unreadable or corrupt raster
 is 400, a band index beyond the band count is 400, a point outside the dataset is 404, upstream (remote
 server) failures are 502 and upstream time-outs 504. Validation failures are 422 with FastAPI-style bodies.
 

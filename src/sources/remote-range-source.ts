@@ -1,4 +1,4 @@
-import { Errors, isRastileError, type RastileError } from '../errors.ts';
+import { Errors, isRastileError, type ErrorContext, type RastileError } from '../errors.ts';
 import { discard, networkError, safeHost } from './http-request.ts';
 import { RemoteVersion } from './remote-version.ts';
 import { markRetryable } from './retry.ts';
@@ -19,6 +19,11 @@ export interface RangeTransport {
   send(range: string | undefined, signal: AbortSignal | undefined, conditions?: Readonly<Record<string, string>>): Promise<{ response: Response; url: URL }>;
   /** Reads an error response's body for a short code (S3's `<Code>`). Must consume or cancel the body. */
   errorCode?(response: Response): Promise<string | undefined>;
+  /**
+   * The error for a 401/403 answer when the transport knows why (an unsigned S3 request: no
+   * credentials configured); undefined: SourceForbidden. `detail`: `HTTP 403, AccessDenied`.
+   */
+  refused?(detail: string, context: ErrorContext): RastileError | undefined;
 }
 
 export interface RemoteRangeOptions {
@@ -158,7 +163,9 @@ export class RemoteRangeSource implements Source {
     const detail = code !== undefined ? `HTTP ${status}, ${code}` : `HTTP ${status}`;
     const context = { url: this.transport.url };
     if (status === 404 || status === 410) return Errors.sourceNotFound(`Dataset not found: ${what} (${detail})`, { context });
-    if (status === 401 || status === 403) return Errors.sourceForbidden(`Access to ${what} is forbidden (${detail})`, { context });
+    if (status === 401 || status === 403) {
+      return this.transport.refused?.(detail, context) ?? Errors.sourceForbidden(`Access to ${what} is forbidden (${detail})`, { context });
+    }
     const text = response.statusText !== '' ? ` ${response.statusText}` : '';
     const err = Errors.upstream(`Upstream server ${safeHost(url)} answered HTTP ${status}${text}${code !== undefined ? ` (${code})` : ''} for ${what}`, {
       context,

@@ -12,8 +12,29 @@
  * Without ETag and Last-Modified the version is the object's size plus a unique suffix: a size
  * change is seen within one open, and nothing is shared across opens (each request re-reads the
  * header; the opener never reuses such a source), since a same-size change could not be seen.
+ *
+ * Last-Modified counts whole seconds, and so do ETags derived from it (nginx's is
+ * `"<mtime seconds hex>-<size hex>"`): an object rewritten with the same size within the second
+ * of its Last-Modified keeps every such validator. As for local files (version.ts, RACY_FILE_MS),
+ * when the version rests on the Last-Modified second (no ETag, or nginx's) and that is less than
+ * RACY_FILE_MS before the response's Date (the server's clock; ours without one), the version is
+ * unique and the source is not reused; a later open, past that window, is trusted. Other ETags
+ * (S3's content MD5, Apache's µs mtime) are trusted at once.
  */
-import { uniqueVersion } from './version.ts';
+import { RACY_FILE_MS, uniqueVersion } from './version.ts';
+
+/** Whether `etag` spells the Last-Modified second, as nginx's `"<mtime hex>-<size hex>"` does. */
+export function etagFromSeconds(etag: string, lastModified: string): boolean {
+  const m = /^(?:W\/)?"([0-9a-f]{1,12})-[0-9a-f]{1,16}"$/.exec(etag);
+  return m !== null && Number.parseInt(m[1]!, 16) * 1000 === Date.parse(lastModified);
+}
+
+/** Whether `lastModified` is within RACY_FILE_MS of the response's `date` (or of now); unparsable dates count as recent. */
+export function modifiedRecently(lastModified: string, date: string | null, now = Date.now()): boolean {
+  const modified = Date.parse(lastModified);
+  const seen = date !== null && Number.isFinite(Date.parse(date)) ? Date.parse(date) : now;
+  return !Number.isFinite(modified) || seen - modified < RACY_FILE_MS;
+}
 
 export class RemoteVersion {
   /** `etag:<ETag>`, `lm:<Last-Modified>` or `size:<n>~<unique>`; undefined before the first response. */
@@ -45,8 +66,11 @@ export class RemoteVersion {
       this.etag = etag;
       this.lastModified = lastModified;
       this.total = total;
-      this.validated = etag !== null || lastModified !== null;
-      this.version = etag !== null ? `etag:${etag}` : lastModified !== null ? `lm:${lastModified}` : uniqueVersion(`size:${total ?? '?'}`);
+      const bySeconds = lastModified !== null && (etag === null || etagFromSeconds(etag, lastModified));
+      const racy = bySeconds && modifiedRecently(lastModified, headers.get('date'));
+      this.validated = (etag !== null || lastModified !== null) && !racy;
+      const named = etag !== null ? `etag:${etag}` : lastModified !== null ? `lm:${lastModified}` : `size:${total ?? '?'}`;
+      this.version = this.validated ? named : uniqueVersion(named);
       this.confirmedAt = Date.now();
       return null;
     }

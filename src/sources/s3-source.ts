@@ -1,4 +1,4 @@
-import { Errors } from '../errors.ts';
+import { Errors, type ErrorContext, type RastileError } from '../errors.ts';
 import { discard, networkError } from './http-request.ts';
 import type { S3Options } from './options.ts';
 import type { RangeTransport } from './remote-range-source.ts';
@@ -121,6 +121,23 @@ export class S3Transport implements RangeTransport {
       date: this.options.now?.() ?? new Date(),
     });
     return { ...signed, 'user-agent': userAgent };
+  }
+
+  /**
+   * A refused unsigned request. Without credentials (and without AWS_NO_SIGN_REQUEST=YES, which
+   * asks for unsigned requests on purpose) the object is not public and the server lacks what it
+   * needs to read it: 401, naming the missing settings (GDAL refuses such a read before sending it;
+   * TiTiler answers 401 for a MosaicJSON). With AWS_NO_SIGN_REQUEST=YES: 403, saying so.
+   */
+  refused(detail: string, context: ErrorContext): RastileError | undefined {
+    const { s3 } = this.options;
+    if (s3.noSign === true)
+      return Errors.sourceForbidden(`Access to ${this.display} is forbidden (${detail}) to unsigned requests (AWS_NO_SIGN_REQUEST=YES)`, { context });
+    if (s3.accessKeyId !== undefined && s3.secretAccessKey !== undefined) return undefined;
+    return Errors.sourceUnauthorized(
+      `Access to ${this.display} was refused (${detail}): this server has no S3 credentials. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials) on the server`,
+      { context },
+    );
   }
 
   async errorCode(response: Response): Promise<string | undefined> {

@@ -13,6 +13,7 @@ const CONSTRUCTED: Record<Exclude<keyof typeof Errors, 'wrap'>, RastileError> = 
   notImplemented: Errors.notImplemented('m'),
   sourceNotFound: Errors.sourceNotFound('m'),
   sourceForbidden: Errors.sourceForbidden('m'),
+  sourceUnauthorized: Errors.sourceUnauthorized('m'),
   upstream: Errors.upstream('m'),
   upstreamTimeout: Errors.upstreamTimeout('m'),
   invalidFormat: Errors.invalidFormat('m'),

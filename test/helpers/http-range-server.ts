@@ -23,6 +23,8 @@
  * - `status(path)`: return a status to answer with instead of serving (e.g. 403, 410, 500).
  * - `redirect(path)`: return a Location to answer 302 with (absolute or relative).
  * - `requireHeaders`: answer 401 unless every given header has exactly this value.
+ * - `requireQuery`: answer 403 unless every given query parameter has exactly this value (a
+ *   presigned URL or `?token=`).
  *
  * Versions (a file changed on disk is a changed object): `validators` makes every 200/206 carry
  * the file's `etag` (strong: `"<inode>-<mtime ns>-<size>"`, as nginx derives it from the stat),
@@ -45,6 +47,7 @@ export interface RangeServerOptions {
   status?: (path: string) => number | undefined;
   redirect?: (path: string) => string | undefined;
   requireHeaders?: Record<string, string>;
+  requireQuery?: Record<string, string>;
   validators?: 'etag' | 'weak-etag' | 'last-modified' | 'none';
   ignoreIfMatch?: boolean;
 }
@@ -126,6 +129,13 @@ export async function startRangeServer(options: RangeServerOptions): Promise<Ran
     for (const [name, value] of Object.entries(options.requireHeaders ?? {})) {
       if (req.headers[name.toLowerCase()] !== value) {
         res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+        return;
+      }
+    }
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+    for (const [name, value] of Object.entries(options.requireQuery ?? {})) {
+      if (query.get(name) !== value) {
+        res.writeHead(403, { 'content-type': 'text/plain' }).end('signature missing');
         return;
       }
     }

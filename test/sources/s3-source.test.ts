@@ -75,7 +75,7 @@ describe('S3 sources against a SigV4-verifying stand-in', () => {
     assert.equal(s3.requests.at(-1)!.outcome, 'ok');
   });
 
-  it('maps bad credentials to SourceForbidden', async () => {
+  it('maps bad credentials to SourceForbidden, missing ones to SourceUnauthorized', async () => {
     const start = s3.requests.length;
     assert.equal(
       await kindOf(createSourceOpener(options({ endpoint: s3.url, accessKeyId: 'AKIDGOOD', secretAccessKey: 'wrong' })).open('s3://bkt/small.tif')),
@@ -85,10 +85,13 @@ describe('S3 sources against a SigV4-verifying stand-in', () => {
       await kindOf(createSourceOpener(options({ endpoint: s3.url, accessKeyId: 'AKIDNOPE', secretAccessKey: 'x' })).open('s3://bkt/small.tif')),
       'SourceForbidden',
     );
-    assert.equal(await kindOf(createSourceOpener(options({ endpoint: s3.url })).open('s3://bkt/small.tif')), 'SourceForbidden'); // anonymous
+    // Anonymous because no credentials are configured: the server lacks them (401 at the HTTP edge).
+    assert.equal(await kindOf(createSourceOpener(options({ endpoint: s3.url })).open('s3://bkt/small.tif')), 'SourceUnauthorized');
+    // Anonymous on purpose (AWS_NO_SIGN_REQUEST=YES): the object is not public.
+    assert.equal(await kindOf(createSourceOpener(options({ endpoint: s3.url, noSign: true })).open('s3://bkt/small.tif')), 'SourceForbidden');
     assert.deepEqual(
       s3.requests.slice(start).map((r) => r.outcome),
-      ['SignatureDoesNotMatch', 'InvalidAccessKeyId', 'AccessDenied'],
+      ['SignatureDoesNotMatch', 'InvalidAccessKeyId', 'AccessDenied', 'AccessDenied'],
     );
   });
 

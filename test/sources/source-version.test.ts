@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { isRastileError } from '../../src/errors.ts';
 import { createSourceOpener, type ManagedSourceOpener } from '../../src/sources/open-source.ts';
 import { sourceOptionsFromEnv } from '../../src/sources/options.ts';
+import { etagFromSeconds, RemoteVersion } from '../../src/sources/remote-version.ts';
 import type { Source } from '../../src/sources/source.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
 import { startS3Standin } from '../helpers/s3-standin.ts';
@@ -228,6 +229,39 @@ describe('objects without validators: the opt-in reuse window (unvalidatedReuseM
   it('RASTILE_UNVALIDATED_REUSE_MS sets it; default 0 (never reused)', () => {
     assert.equal(sourceOptionsFromEnv({ RASTILE_UNVALIDATED_REUSE_MS: '5000' }).unvalidatedReuseMs, 5000);
     assert.equal(sourceOptionsFromEnv({}).unvalidatedReuseMs, undefined);
+  });
+});
+
+describe('validators that count whole seconds (Last-Modified, nginx ETags)', () => {
+  const LM = 'Thu, 26 Nov 2026 08:00:00 GMT';
+  const seconds = (Date.parse(LM) / 1000).toString(16);
+  const first = (h: Record<string, string>): RemoteVersion => {
+    const v = new RemoteVersion();
+    v.observe(new Headers(h), 100);
+    return v;
+  };
+
+  it("nginx's ETag spells the mtime second and the size; S3's MD5 does not", () => {
+    assert.equal(etagFromSeconds(`"${seconds}-64"`, LM), true);
+    assert.equal(etagFromSeconds(`W/"${seconds}-64"`, LM), true);
+    assert.equal(etagFromSeconds('"e208350d16cc787656956bc242417df4"', LM), false);
+    assert.equal(etagFromSeconds(`"${(Date.parse(LM) / 1000 - 1).toString(16)}-64"`, LM), false);
+  });
+
+  it('a Last-Modified within 2 s of the Date is not trusted (unique version, no reuse); later it is', () => {
+    for (const etag of [undefined, `"${seconds}-64"`]) {
+      const e: Record<string, string> = etag === undefined ? {} : { etag };
+      const racy = first({ ...e, 'last-modified': LM, date: 'Thu, 26 Nov 2026 08:00:01 GMT' });
+      assert.equal(racy.validated, false, String(etag));
+      assert.match(racy.version!, /~\d+$/);
+      const settled = first({ ...e, 'last-modified': LM, date: 'Thu, 26 Nov 2026 08:00:02 GMT' });
+      assert.equal(settled.validated, true, String(etag));
+      assert.doesNotMatch(settled.version!, /~/);
+    }
+    // A content ETag is trusted at once, however recent the Last-Modified.
+    const md5 = first({ etag: '"e208350d16cc787656956bc242417df4"', 'last-modified': LM, date: LM });
+    assert.equal(md5.validated, true);
+    assert.equal(md5.version, 'etag:"e208350d16cc787656956bc242417df4"');
   });
 });
 

@@ -12,6 +12,7 @@ import type { Source } from '../../sources/source.ts';
 import { LruCache } from '../../util/lru-cache.ts';
 import type { DatasetVersions, GridDataset } from '../grid-dataset.ts';
 import type { ArrayFile } from './array-model.ts';
+import { resolveStoreKey, trimStoreSlash, zarrStoreRoot } from '../zarr/store-keys.ts';
 import { ArrayGrid } from './array-grid.ts';
 import type { ChunkCache } from './chunk-cache.ts';
 import { openArrayGrid, selectionKey, type ArraySelection } from './open-array-grid.ts';
@@ -44,8 +45,9 @@ const ZARR_DOCS = ['zarr.json', '.zmetadata', '.zgroup', '.zarray'];
  */
 const FIRST_READ = { offset: 0, length: 256 * 1024 } as const;
 
-const looksLikeZarr = (location: string): boolean => /\.zarr\/?$/i.test(location) || /\/(zarr\.json|\.zmetadata|\.zgroup|\.zarray)$/.test(location);
-const zarrRoot = (location: string): string => location.replace(/\/(zarr\.json|\.zmetadata|\.zgroup|\.zarray)$/, '').replace(/\/$/, '');
+// A presigned store URL keeps its query string on the root and on every key (formats/zarr/store-keys.ts).
+const looksLikeZarr = (location: string): boolean => zarrStoreRoot(location) !== null;
+const zarrRoot = (location: string): string => zarrStoreRoot(location) ?? location;
 
 /** What a file's first bytes say it is (null: neither HDF5 nor NetCDF-3). */
 export function sniffArrayKind(head: Uint8Array): ArrayKind | null {
@@ -89,7 +91,7 @@ export class ArrayOpener {
       return (await this.ctx.sources.open(location, signal, FIRST_READ)).version ?? '';
     } catch (err) {
       if (isRastileError(err, 'SourceNotFound')) {
-        const v = await this.zarrVersion(location.replace(/\/$/, ''), signal).catch(() => null);
+        const v = await this.zarrVersion(trimStoreSlash(location), signal).catch(() => null);
         if (v !== null) return v;
       }
       throw err;
@@ -97,7 +99,7 @@ export class ArrayOpener {
   }
 
   private async zarrVersion(root: string, signal?: AbortSignal): Promise<string> {
-    const found = await Promise.all(ZARR_DOCS.map((d) => this.ctx.sources.openIfExists(`${root}/${d}`, signal)));
+    const found = await Promise.all(ZARR_DOCS.map((d) => this.ctx.sources.openIfExists(resolveStoreKey(root, d), signal)));
     const parts = found.flatMap((s, i) => (s === null ? [] : [`${ZARR_DOCS[i]}=${s.version ?? ''}`]));
     if (parts.length === 0) throw Errors.sourceNotFound(`'${root}' is not a file and holds no Zarr metadata (zarr.json, .zmetadata, .zgroup)`);
     return `zarr:${parts.join('|')}`;
@@ -149,8 +151,8 @@ export class ArrayOpener {
     try {
       source = await this.ctx.sources.open(location, signal, FIRST_READ);
     } catch (err) {
-      if (isRastileError(err, 'SourceNotFound') && (await this.zarrVersion(location.replace(/\/$/, ''), signal).catch(() => null)) !== null) {
-        return zarr(location.replace(/\/$/, ''));
+      if (isRastileError(err, 'SourceNotFound') && (await this.zarrVersion(trimStoreSlash(location), signal).catch(() => null)) !== null) {
+        return zarr(trimStoreSlash(location));
       }
       throw err;
     }

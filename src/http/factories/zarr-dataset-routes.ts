@@ -98,7 +98,7 @@ export function registerZarrDatasetRoutes(app: FastifyInstance, registry: RouteR
         };
       } catch (err) {
         if (!isRastileError(err) || err.kind === 'Internal') throw err;
-        if (['SourceNotFound', 'SourceForbidden', 'UpstreamError', 'UpstreamTimeout'].includes(err.kind)) throw err;
+        if (['SourceNotFound', 'SourceForbidden', 'SourceUnauthorized', 'UpstreamError', 'UpstreamTimeout'].includes(err.kind)) throw err;
         return { kind: 'json', data: { valid: false, errors: [err.message], warnings: [] } };
       }
     },

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { localZarrLister } from '../../../src/formats/zarr/local-listing.ts';
 import { openZarr, probeZarr } from '../../../src/formats/zarr/open-zarr.ts';
-import { isZarrLocation, resolveStoreKey } from '../../../src/formats/zarr/store-keys.ts';
+import { isZarrLocation, resolveStoreKey, trimStoreSlash, zarrStoreRoot } from '../../../src/formats/zarr/store-keys.ts';
 import { createSourceOpener } from '../../../src/sources/open-source.ts';
 import { DEFAULT_SOURCE_OPTIONS } from '../../../src/sources/options.ts';
 import { EXPECTED, readAll, variableAt, variablePaths, ZARR_DIR } from './zarr-helpers.ts';
@@ -114,6 +114,13 @@ describe('Zarr details', () => {
     assert.equal(isZarrLocation('/data/file.nc'), false);
     assert.equal(resolveStoreKey('https://h/a b.zarr?sig=1', '/x y/.zarray'), 'https://h/a b.zarr/x%20y/.zarray?sig=1');
     assert.equal(resolveStoreKey('s3://b/k.zarr/', '/c/0/1'), 's3://b/k.zarr/c/0/1');
+    // A presigned store: the root keeps its query, keys go on the path part.
+    assert.equal(zarrStoreRoot('https://h/s.zarr/?X-Amz-Signature=a%2Fb&t=1'), 'https://h/s.zarr?X-Amz-Signature=a%2Fb&t=1');
+    assert.equal(zarrStoreRoot('https://h/s.zarr/.zmetadata?token=x'), 'https://h/s.zarr?token=x');
+    assert.equal(zarrStoreRoot('/data/s.zarr/zarr.json'), '/data/s.zarr');
+    assert.equal(zarrStoreRoot('https://h/file.nc?x=.zarr'), null);
+    assert.equal(trimStoreSlash('https://h/store/?token=x'), 'https://h/store?token=x');
+    assert.equal(resolveStoreKey(zarrStoreRoot('https://h/s.zarr?token=x')!, '/.zmetadata'), 'https://h/s.zarr/.zmetadata?token=x');
   });
 
   it('an array store on its own is a file with one variable', async () => {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isRastileError } from '../../../src/errors.ts';
 import { StacItemLoader } from '../../../src/readers/stac/item-loader.ts';
@@ -10,7 +13,7 @@ import { fixture, FIXTURES } from '../../helpers/test-server.ts';
 let http: RangeServer;
 let sources: ManagedSourceOpener;
 before(async () => {
-  http = await startRangeServer({ root: fixture('stac') });
+  http = await startRangeServer({ root: fixture('stac'), validators: 'etag' });
   sources = createSourceOpener({ ...DEFAULT_SOURCE_OPTIONS, localRoots: [FIXTURES], allowPrivateHosts: true, retries: 0, s3: { region: 'us-east-1' } });
 });
 after(async () => {
@@ -28,7 +31,7 @@ describe('STAC item loader', () => {
     assert.equal(b.assets.get('red')!.href, `file://${fixture('stac', 'red.tif')}`);
   });
 
-  it('over HTTP, relative hrefs resolve to the server', async () => {
+  it('over HTTP, relative hrefs resolve to the server; kept while its ETag stands', async () => {
     const loader = new StacItemLoader(sources);
     const item = await loader.load(`${http.url}/items/item-noproj.json`);
     assert.equal(item.assets.get('red')!.href, `${http.url}/red.tif`);
@@ -37,12 +40,30 @@ describe('STAC item loader', () => {
     assert.equal(http.requestsFor('/items/item-noproj.json').length, 1);
   });
 
-  it('expired entries are read again', async () => {
-    const loader = new StacItemLoader(sources, { ttlMs: -1 });
-    const a = await loader.load(fixture('stac', 'item-props-proj.json'));
-    const b = await loader.load(fixture('stac', 'item-props-proj.json'));
-    assert.notEqual(a, b);
-    assert.deepEqual(a.spatial.bounds, b.spatial.bounds);
+  it('kept per version: a rewritten item is read again, an unchanged one is not', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'rastile-stac-item-'));
+    const own = createSourceOpener({ ...DEFAULT_SOURCE_OPTIONS, localRoots: [tmp], s3: { region: 'us-east-1' } });
+    try {
+      const file = path.join(tmp, 'item.json');
+      const doc = JSON.parse(readFileSync(fixture('stac', 'item-props-proj.json'), 'utf8')) as { id: string };
+      const write = (id: string, agoMs: number): void => {
+        writeFileSync(file, JSON.stringify({ ...doc, id }));
+        const t = new Date(Date.now() - agoMs); // outside the racy window (sources/version.ts)
+        utimesSync(file, t, t);
+      };
+      write('one', 60_000);
+      const loader = new StacItemLoader(own);
+      const a = await loader.load(file);
+      assert.equal(a.id, 'one');
+      assert.equal(await loader.load(file), a);
+      write('two', 30_000); // same size, new mtime
+      const b = await loader.load(file);
+      assert.equal(b.id, 'two');
+      assert.deepEqual(b.spatial.bounds, a.spatial.bounds);
+    } finally {
+      await own.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('size cap, missing item, outside the local roots', async () => {
