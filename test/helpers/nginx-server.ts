@@ -60,13 +60,30 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')}
 `;
 }
 
+/** nginx serving the files under `root` (its own ETag, Last-Modified and Range answers), instead of balancing. */
+function staticConfig(prefix: string, port: number, root: string): string {
+  return config(prefix, port, [port]).replace(/ {2}upstream rastile \{[\s\S]*$/, `  server {\n    listen 127.0.0.1:${port};\n    root ${root};\n  }\n}\n`);
+}
+
 export async function startNginx(upstreams: readonly number[]): Promise<NginxProcess> {
+  return launch((prefix, port) => config(prefix, port, upstreams));
+}
+
+/**
+ * nginx as a static file server over `root` (which must be readable by nginx's worker user when
+ * the tests run as root: make it mode 0755). `/healthz` must exist under `root` (start-up probe).
+ */
+export async function startNginxStatic(root: string): Promise<NginxProcess> {
+  return launch((prefix, port) => staticConfig(prefix, port, root));
+}
+
+async function launch(makeConfig: (prefix: string, port: number) => string): Promise<NginxProcess> {
   if (NGINX_BINARY === undefined) throw new Error('nginx is not installed');
   const prefix = mkdtempSync(path.join(tmpdir(), 'rastile-nginx-'));
   mkdirSync(path.join(prefix, 'tmp'));
   const port = await freePort();
   const conf = path.join(prefix, 'nginx.conf');
-  writeFileSync(conf, config(prefix, port, upstreams));
+  writeFileSync(conf, makeConfig(prefix, port));
   const child: ChildProcess = spawn(NGINX_BINARY, ['-p', prefix, '-c', conf, '-e', path.join(prefix, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

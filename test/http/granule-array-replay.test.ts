@@ -7,10 +7,10 @@
  * fixtures are absent. (The timeseries size-guard recordings belong to the timeseries routes.)
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { CMR_DATA_DIR, recordingsAvailable, startCmrReplay, type CmrReplay } from '../helpers/cmr-replay.ts';
-import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
-import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { describe, it } from 'node:test';
+import { recordingsAvailable, startCmrReplay } from '../helpers/cmr-replay.ts';
+import { replayStack } from '../helpers/replay-stack.ts';
+import { q } from '../helpers/test-server.ts';
 import { boxFeature } from '../helpers/geojson.ts';
 
 const available = recordingsAvailable();
@@ -22,33 +22,20 @@ const ARCTIC = [-20.799, 75.011, 14.483, 83.559];
 const box = boxFeature;
 
 describe('/array with recorded CMR exchanges (GAMSSA sea_ice_fraction)', { skip: available ? false : 'shared CMR recordings not present' }, () => {
-  let data: RangeServer;
-  let cmr: CmrReplay;
-  let server: TestServer;
-
-  before(async () => {
-    data = await startRangeServer({ root: CMR_DATA_DIR });
-    cmr = await startCmrReplay({
+  const stack = replayStack((dataHost) =>
+    startCmrReplay({
       recordings: [
         'test_xarray_backend/test_xarray_feature',
         'test_xarray_backend/test_xarray_part',
         'test_xarray_backend/test_xarray_statistics[arctic_geojson]',
         'test_xarray_backend/test_xarray_statistics[great_lakes_geojson]',
       ],
-      dataHost: data.url,
-    });
-    server = await startTestServer((c) => {
-      c.cmrUrl = cmr.url;
-    });
-  });
-  after(async () => {
-    await server?.close();
-    await cmr?.close();
-    await data?.close();
-  });
+      dataHost,
+    }),
+  );
 
   it('POST /array/feature?format=tif → GeoTIFF', async () => {
-    const r = await server.post(`/array/feature?${QUERY}&format=tif`, box(ARCTIC));
+    const r = await stack.server.post(`/array/feature?${QUERY}&format=tif`, box(ARCTIC));
     const body = Buffer.from(await r.arrayBuffer());
     assert.equal(r.status, 200, body.toString().slice(0, 300));
     assert.equal(r.headers.get('content-type'), 'image/tiff; application=geotiff');
@@ -56,9 +43,9 @@ describe('/array with recorded CMR exchanges (GAMSSA sea_ice_fraction)', { skip:
   });
 
   it('GET /array/bbox/….tif and /10x10.png', async () => {
-    const tif = await server.get(`/array/bbox/${ARCTIC.join(',')}.tif?${QUERY}`);
+    const tif = await stack.server.get(`/array/bbox/${ARCTIC.join(',')}.tif?${QUERY}`);
     assert.equal(tif.status, 200, await tif.clone().text());
-    const png = await server.get(`/array/bbox/${ARCTIC.join(',')}/10x10.png?${QUERY}`);
+    const png = await stack.server.get(`/array/bbox/${ARCTIC.join(',')}/10x10.png?${QUERY}`);
     const body = Buffer.from(await png.arrayBuffer());
     assert.equal(png.status, 200, body.toString().slice(0, 300));
     assert.equal(body.readUInt32BE(16), 10);
@@ -66,7 +53,7 @@ describe('/array with recorded CMR exchanges (GAMSSA sea_ice_fraction)', { skip:
   });
 
   it('POST /array/statistics: arctic box (median 0.8, sum 2377, mean 0.52 as titiler-cmr records) and the Great Lakes (no ice)', async () => {
-    const r = await server.post(`/array/statistics?${QUERY}`, box(ARCTIC));
+    const r = await stack.server.post(`/array/statistics?${QUERY}`, box(ARCTIC));
     const body = (await r.json()) as { properties: { statistics: Record<string, Record<string, number>>; used_assets: string[] } };
     assert.equal(r.status, 200, JSON.stringify(body).slice(0, 500));
     const b1 = body.properties.statistics['b1'];
@@ -87,7 +74,7 @@ describe('/array with recorded CMR exchanges (GAMSSA sea_ice_fraction)', { skip:
       type: 'FeatureCollection',
       features: [box([-87.5, 41.5, -85.0, 46.0]), box([-84.0, 43.0, -81.5, 47.5])],
     };
-    const l = await server.post(`/array/statistics?${QUERY}`, lakes);
+    const l = await stack.server.post(`/array/statistics?${QUERY}`, lakes);
     const lb = (await l.json()) as { features: Array<{ properties: { statistics: Record<string, Record<string, number>> } }> };
     assert.equal(l.status, 200, JSON.stringify(lb).slice(0, 500));
     assert.equal(lb.features.length, 2);
@@ -95,6 +82,6 @@ describe('/array with recorded CMR exchanges (GAMSSA sea_ice_fraction)', { skip:
       const s = f.properties.statistics['b1'];
       assert.deepEqual([s['median'], s['sum'], s['mean']], [0, 0, 0]);
     }
-    assert.deepEqual(cmr.unmatched, [], 'every CMR request was a recorded one');
+    assert.deepEqual(stack.cmr.unmatched, [], 'every CMR request was a recorded one');
   });
 });

@@ -5,10 +5,10 @@
  * shared fixtures are absent.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { CMR_DATA_DIR, recordingsAvailable, startCmrReplay, type CmrReplay } from '../helpers/cmr-replay.ts';
-import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
-import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { describe, it } from 'node:test';
+import { recordingsAvailable, startCmrReplay } from '../helpers/cmr-replay.ts';
+import { replayStack } from '../helpers/replay-stack.ts';
+import { q } from '../helpers/test-server.ts';
 import { boxFeature } from '../helpers/geojson.ts';
 
 const available = recordingsAvailable();
@@ -22,28 +22,15 @@ const BOX = [-91.705, 48.179, -91.459, 48.3];
 const FEATURE = boxFeature(BOX);
 
 describe('/raster with recorded CMR exchanges (HLS Fmask)', { skip: available ? false : 'shared CMR recordings not present' }, () => {
-  let data: RangeServer;
-  let cmr: CmrReplay;
-  let server: TestServer;
-
-  before(async () => {
-    data = await startRangeServer({ root: CMR_DATA_DIR });
-    cmr = await startCmrReplay({
+  const stack = replayStack((dataHost) =>
+    startCmrReplay({
       recordings: ['test_rasterio_backend/test_rasterio_statistics', 'test_rasterio_backend/test_rasterio_part', 'test_rasterio_backend/test_rasterio_feature'],
-      dataHost: data.url,
-    });
-    server = await startTestServer((c) => {
-      c.cmrUrl = cmr.url;
-    });
-  });
-  after(async () => {
-    await server?.close();
-    await cmr?.close();
-    await data?.close();
-  });
+      dataHost,
+    }),
+  );
 
   it('POST /raster/statistics: Fmask, asset_as_band, dst_crs epsg:32615 (two granules mosaicked)', async () => {
-    const r = await server.post(`/raster/statistics?${QUERY}&asset_as_band=true&dst_crs=epsg:32615`, FEATURE);
+    const r = await stack.server.post(`/raster/statistics?${QUERY}&asset_as_band=true&dst_crs=epsg:32615`, FEATURE);
     const body = (await r.json()) as { properties: { statistics: Record<string, Record<string, unknown>>; used_assets: string[] } };
     assert.equal(r.status, 200, JSON.stringify(body).slice(0, 500));
     const stats = body.properties.statistics;
@@ -57,11 +44,11 @@ describe('/raster with recorded CMR exchanges (HLS Fmask)', { skip: available ? 
     assert.equal(Math.fround(b1['sum'] as number), 19888616, `sum ${String(b1['sum'])} as float32`);
     assert.ok(Math.abs((b1['count'] as number) - 273132) <= 273132 * 0.001, `count ≈ 273132: ${String(b1['count'])}`);
     assert.deepEqual(body.properties.used_assets, ['HLS.L30.T15UWP.2024283T165135.v2.0', 'HLS.L30.T15UXP.2024283T165135.v2.0'], 'used_assets');
-    assert.deepEqual(cmr.unmatched, [], 'every CMR request was a recorded one');
+    assert.deepEqual(stack.cmr.unmatched, [], 'every CMR request was a recorded one');
   });
 
   it('POST /raster/feature?format=tif&width=100&height=100 → GeoTIFF', async () => {
-    const r = await server.post(`/raster/feature?${QUERY}&format=tif&width=100&height=100`, FEATURE);
+    const r = await stack.server.post(`/raster/feature?${QUERY}&format=tif&width=100&height=100`, FEATURE);
     const body = Buffer.from(await r.arrayBuffer());
     assert.equal(r.status, 200, body.toString().slice(0, 300));
     assert.equal(r.headers.get('content-type'), 'image/tiff; application=geotiff', 'content type');
@@ -69,18 +56,18 @@ describe('/raster with recorded CMR exchanges (HLS Fmask)', { skip: available ? 
   });
 
   it('GET /raster/bbox/…/100x100.tif → GeoTIFF', async () => {
-    const r = await server.get(`/raster/bbox/${BOX.join(',')}/100x100.tif?${QUERY}`);
+    const r = await stack.server.get(`/raster/bbox/${BOX.join(',')}/100x100.tif?${QUERY}`);
     const body = Buffer.from(await r.arrayBuffer());
     assert.equal(r.status, 200, body.toString().slice(0, 300));
     assert.equal(r.headers.get('content-type'), 'image/tiff; application=geotiff', 'content type');
-    assert.deepEqual(cmr.unmatched, [], 'every CMR request was a recorded one');
+    assert.deepEqual(stack.cmr.unmatched, [], 'every CMR request was a recorded one');
   });
 
   it('TileJSON without granule_ur makes no CMR call and reports the world', async () => {
-    const before = cmr.requests.length;
-    const r = await server.getJson<{ bounds: number[] }>(`/raster/WebMercatorQuad/tilejson.json?${QUERY}`);
+    const before = stack.cmr.requests.length;
+    const r = await stack.server.getJson<{ bounds: number[] }>(`/raster/WebMercatorQuad/tilejson.json?${QUERY}`);
     assert.equal(r.status, 200, 'status');
     assert.deepEqual(r.body.bounds, [-180, -90, 180, 90], 'world');
-    assert.equal(cmr.requests.length, before, 'no CMR request');
+    assert.equal(stack.cmr.requests.length, before, 'no CMR request');
   });
 });

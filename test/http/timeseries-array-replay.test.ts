@@ -8,11 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
-import { CMR_DATA_DIR, loadRecording, recordingsAvailable } from '../helpers/cmr-replay.ts';
-import { startCmrStandin, type CmrStandin, type UmmItem } from '../helpers/cmr-standin.ts';
-import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
-import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { describe, it } from 'node:test';
+import { loadRecording, recordingsAvailable } from '../helpers/cmr-replay.ts';
+import { startCmrStandin, type UmmItem } from '../helpers/cmr-standin.ts';
+import { replayStack } from '../helpers/replay-stack.ts';
+import { q } from '../helpers/test-server.ts';
 import { boxFeature } from '../helpers/geojson.ts';
 
 const available = recordingsAvailable();
@@ -42,31 +42,18 @@ function granules(dataHost: string): UmmItem[] {
 }
 
 describe('/array time series (GAMSSA, P1D over two days)', { skip: available ? false : 'shared CMR recordings not present' }, () => {
-  let data: RangeServer;
-  let cmr: CmrStandin;
-  let server: TestServer;
-
-  before(async () => {
-    data = await startRangeServer({ root: CMR_DATA_DIR });
+  const stack = replayStack((dataHost) => {
     const collections = (loadRecording('test_xarray_backend/test_timeseries_statistics')[0]!.response.body as { items: UmmItem[] }).items;
-    cmr = await startCmrStandin({ granules: granules(data.url), collections });
-    server = await startTestServer((c) => {
-      c.cmrUrl = cmr.url;
-    });
-  });
-  after(async () => {
-    await server?.close();
-    await cmr?.close();
-    await data?.close();
+    return startCmrStandin({ granules: granules(dataHost), collections });
   });
 
   it('POST /array/timeseries/statistics: one entry per step, equal to that step’s /array/statistics', async () => {
-    const r = await server.post(`/array/timeseries/statistics?${SERIES}`, feature(ARCTIC));
+    const r = await stack.server.post(`/array/timeseries/statistics?${SERIES}`, feature(ARCTIC));
     const body = (await r.json()) as { properties: { statistics: Record<string, unknown> } };
     assert.equal(r.status, 200, JSON.stringify(body).slice(0, 300));
     assert.deepEqual(Object.keys(body.properties.statistics), STEPS);
     for (const step of STEPS) {
-      const single = await server.post(`/array/statistics?${BASE}&temporal=${q(step)}`, feature(ARCTIC));
+      const single = await stack.server.post(`/array/statistics?${BASE}&temporal=${q(step)}`, feature(ARCTIC));
       assert.equal(single.status, 200);
       const one = (await single.json()) as { properties: { statistics: unknown } };
       assert.deepEqual(body.properties.statistics[step], one.properties.statistics, step);
@@ -74,7 +61,9 @@ describe('/array time series (GAMSSA, P1D over two days)', { skip: available ? f
   });
 
   it('GET /array/timeseries/WebMercatorQuad/tilejson.json: step keys, each tile URL with its temporal and the sel template', async () => {
-    const r = await server.getJson<Record<string, { tiles: string[]; bounds: number[] }>>(`/array/timeseries/WebMercatorQuad/tilejson.json?${SERIES}&${SEL}`);
+    const r = await stack.server.getJson<Record<string, { tiles: string[]; bounds: number[] }>>(
+      `/array/timeseries/WebMercatorQuad/tilejson.json?${SERIES}&${SEL}`,
+    );
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
     assert.deepEqual(Object.keys(r.body), STEPS);
     for (const step of STEPS) {
@@ -90,7 +79,7 @@ describe('/array time series (GAMSSA, P1D over two days)', { skip: available ? f
   });
 
   it('GET /array/timeseries/bbox/…/64x48.gif: two frames of 64×48 (Pillow)', async () => {
-    const r = await server.get(`/array/timeseries/bbox/${BOX.join(',')}/64x48.gif?${SERIES}&rescale=270,310&fps=4`);
+    const r = await stack.server.get(`/array/timeseries/bbox/${BOX.join(',')}/64x48.gif?${SERIES}&rescale=270,310&fps=4`);
     const body = Buffer.from(await r.arrayBuffer());
     assert.equal(r.status, 200, body.toString().slice(0, 300));
     assert.equal(r.headers.get('content-type'), 'image/gif');
@@ -99,29 +88,29 @@ describe('/array time series (GAMSSA, P1D over two days)', { skip: available ? f
   });
 
   it('unsized GIF frames keep the size of the single-step /array/bbox image', async () => {
-    const r = await server.get(`/array/timeseries/bbox/${BOX.join(',')}.gif?${SERIES}&rescale=270,310`);
+    const r = await stack.server.get(`/array/timeseries/bbox/${BOX.join(',')}.gif?${SERIES}&rescale=270,310`);
     const body = Buffer.from(await r.arrayBuffer());
     assert.equal(r.status, 200, body.toString().slice(0, 300));
-    const png = Buffer.from(await (await server.get(`/array/bbox/${BOX.join(',')}.png?${BASE}&temporal=${q(STEPS[0]!)}&rescale=270,310`)).arrayBuffer());
+    const png = Buffer.from(await (await stack.server.get(`/array/bbox/${BOX.join(',')}.png?${BASE}&temporal=${q(STEPS[0]!)}&rescale=270,310`)).arrayBuffer());
     assert.deepEqual(pillow(body).size, [png.readUInt32BE(16), png.readUInt32BE(20)]);
   });
 
   it('each step reads with its own {datetime}: a sel on the squeezed time dimension fails with the step value in the 400', async () => {
-    const r = await server.post(`/array/timeseries/statistics?${SERIES}&${SEL}`, feature(ARCTIC));
+    const r = await stack.server.post(`/array/timeseries/statistics?${SERIES}&${SEL}`, feature(ARCTIC));
     const body = (await r.json()) as { detail: string };
     assert.equal(r.status, 400);
     assert.match(body.detail, /sel time=2024-10-1[12]T00:00:00\+00:00: dimension 'time' of 'analysed_sst' has a single value/);
   });
 
   it('legacy /timeseries/statistics?backend=xarray lands on /array/timeseries/statistics', async () => {
-    const r = await server.post(`/timeseries/statistics?${SERIES}&backend=xarray`, feature(ARCTIC));
+    const r = await stack.server.post(`/timeseries/statistics?${SERIES}&backend=xarray`, feature(ARCTIC));
     const body = (await r.json()) as { properties: { statistics: Record<string, unknown> } };
     assert.equal(r.status, 200, JSON.stringify(body).slice(0, 300));
     assert.deepEqual(Object.keys(body.properties.statistics), STEPS);
-    const t = await server.getJson<Record<string, unknown>>(`/timeseries/WebMercatorQuad/tilejson.json?${SERIES}&backend=xarray`);
+    const t = await stack.server.getJson<Record<string, unknown>>(`/timeseries/WebMercatorQuad/tilejson.json?${SERIES}&backend=xarray`);
     assert.equal(t.status, 200);
     assert.deepEqual(Object.keys(t.body), STEPS);
-    const g = await server.get(`/timeseries/bbox/${BOX.join(',')}/32x32.gif?${SERIES}&backend=xarray&rescale=270,310`);
+    const g = await stack.server.get(`/timeseries/bbox/${BOX.join(',')}/32x32.gif?${SERIES}&backend=xarray&rescale=270,310`);
     assert.equal(g.status, 200);
     assert.ok(new URL(g.url).pathname.startsWith('/array/timeseries/bbox/'));
     assert.equal(pillow(Buffer.from(await g.arrayBuffer())).frames, 2);

@@ -8,39 +8,30 @@
  * collection lookup is all CMR sees.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { collectionResolution, pixelsPerStep } from '../../src/granule/timeseries/size-guard.ts';
 import { boxFeature } from '../helpers/geojson.ts';
-import { loadRecording, recordingsAvailable, startCmrReplay, type CmrReplay } from '../helpers/cmr-replay.ts';
-import { q, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { loadRecording, recordingsAvailable, startCmrReplay } from '../helpers/cmr-replay.ts';
+import { replayStack } from '../helpers/replay-stack.ts';
+import { q } from '../helpers/test-server.ts';
 
 const available = recordingsAvailable();
 
 describe('time series with recorded CMR exchanges', { skip: available ? false : 'shared CMR recordings not present' }, () => {
-  let cmr: CmrReplay;
-  let server: TestServer;
-
-  before(async () => {
-    cmr = await startCmrReplay({
+  const stack = replayStack(() =>
+    startCmrReplay({
       recordings: [
         'test_timeseries/test_timeseries_query_no_step',
         'test_xarray_backend/test_timeseries_statistics_image_size_limit',
         'test_xarray_backend/test_timeseries_statistics_request_size_limit',
       ],
-    });
-    server = await startTestServer((c) => {
-      c.cmrUrl = cmr.url;
-    });
-  });
-  after(async () => {
-    await server?.close();
-    await cmr?.close();
-  });
+    }),
+  );
 
   const DAY = q('2024-10-11T00:00:01Z/2024-10-11T23:59:59Z');
 
   it('no step, GAMSSA: one granule → one step at its midpoint', async () => {
-    const r = await server.getJson<Array<{ collection_concept_id: string; temporal: string }>>(
+    const r = await stack.server.getJson<Array<{ collection_concept_id: string; temporal: string }>>(
       `/timeseries?collection_concept_id=C2036881735-POCLOUD&temporal=${DAY}`,
     );
     assert.equal(r.status, 200);
@@ -48,7 +39,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   });
 
   it('no step, HAQES in the box −100,30,−90,40 (minx…maxy): 8 three-hourly steps', async () => {
-    const r = await server.getJson<Array<{ temporal: string }>>(
+    const r = await stack.server.getJson<Array<{ temporal: string }>>(
       `/timeseries?collection_concept_id=C2623694361-GES_DISC&temporal=${DAY}&minx=-100&miny=30&maxx=-90&maxy=40`,
     );
     assert.equal(r.status, 200);
@@ -58,13 +49,13 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   });
 
   it('no step, HAQES in the box 1,1,1,1 (bounding_box): no granule → []', async () => {
-    const r = await server.getJson<unknown[]>(`/timeseries?collection_concept_id=C2623694361-GES_DISC&temporal=${DAY}&bounding_box=1,1,1,1`);
+    const r = await stack.server.getJson<unknown[]>(`/timeseries?collection_concept_id=C2623694361-GES_DISC&temporal=${DAY}&bounding_box=1,1,1,1`);
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, []);
   });
 
   it('size guard, MUR 0.01°, global AOI, 24 daily steps (legacy concept_id/datetime names): the AOI text', async () => {
-    const r = await server.post(
+    const r = await stack.server.post(
       `/raster/timeseries/statistics?concept_id=C1996881146-POCLOUD&datetime=${q('2024-01-01T00:00:00Z/2024-01-24T23:59:59Z')}&step=P1D`,
       boxFeature([-180, -90, 180, 90]),
     );
@@ -75,7 +66,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   });
 
   it('size guard, MUR 0.01°, 40°×40° over 938 daily steps: the total text', async () => {
-    const r = await server.post(
+    const r = await stack.server.post(
       `/raster/timeseries/statistics?collection_concept_id=C1996881146-POCLOUD&temporal=${q('2011-01-01T00:00:01/2013-07-27T00:00:01')}&step=P1D`,
       boxFeature([-40, -40, 0, 0]),
     );
@@ -91,7 +82,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   const MUR = 'collection_concept_id=C1996881146-POCLOUD&variables=analysed_sst';
 
   it('/array size guard, MUR 0.01°, global AOI, 24 daily steps: the AOI text (statistics)', async () => {
-    const r = await server.post(
+    const r = await stack.server.post(
       `/array/timeseries/statistics?${MUR}&temporal=${q('2024-01-01T00:00:00Z/2024-01-24T23:59:59Z')}&step=P1D`,
       boxFeature([-180, -90, 180, 90]),
     );
@@ -102,7 +93,7 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   });
 
   it('/array size guard, MUR 0.01°, 40°×40° over 938 daily steps: the total text (statistics)', async () => {
-    const r = await server.post(
+    const r = await stack.server.post(
       `/array/timeseries/statistics?${MUR}&temporal=${q('2011-01-01T00:00:01/2013-07-27T00:00:01')}&step=P1D`,
       boxFeature([-40, -40, 0, 0]),
     );
@@ -115,12 +106,12 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
 
   it('/array size guard, MUR 0.01°, GIF: global box → the /bbox AOI text; 40°×40° × 7 steps (1.12e8 > 1e8) → the /timeseries/bbox text', async () => {
     const week = q('2024-01-01T00:00:00Z/2024-01-07T23:59:59Z');
-    const aoi = await server.get(`/array/timeseries/bbox/-180,-90,180,90/64x32.gif?${MUR}&temporal=${week}&step=P1D&rescale=270,310`);
+    const aoi = await stack.server.get(`/array/timeseries/bbox/-180,-90,180,90/64x32.gif?${MUR}&temporal=${week}&step=P1D&rescale=270,310`);
     assert.equal(aoi.status, 400);
     assert.deepEqual(await aoi.json(), {
       detail: 'The AOI for this request is too large for the /bbox endpoint for this dataset. Try again with either a smaller AOI',
     });
-    const total = await server.get(`/array/timeseries/bbox/-40,-40,0,0/64x64.gif?${MUR}&temporal=${week}&step=P1D&rescale=270,310`);
+    const total = await stack.server.get(`/array/timeseries/bbox/-40,-40,0,0/64x64.gif?${MUR}&temporal=${week}&step=P1D&rescale=270,310`);
     assert.equal(total.status, 400);
     assert.deepEqual(await total.json(), {
       detail: 'This request is too large for the /timeseries/bbox endpoint for this dataset. Try again with either a smaller AOI or fewer time steps than 7',
@@ -128,9 +119,11 @@ describe('time series with recorded CMR exchanges', { skip: available ? false : 
   });
 
   it('every request was answered by a recording (and no granule search ran for the guarded requests)', () => {
-    assert.deepEqual(cmr.unmatched, []);
+    assert.deepEqual(stack.cmr.unmatched, []);
     assert.ok(
-      !cmr.requests.some((r) => r.path.endsWith('granules.umm_json') && r.query.some(([k, v]) => k === 'collection_concept_id' && v === 'C1996881146-POCLOUD')),
+      !stack.cmr.requests.some(
+        (r) => r.path.endsWith('granules.umm_json') && r.query.some(([k, v]) => k === 'collection_concept_id' && v === 'C1996881146-POCLOUD'),
+      ),
     );
   });
 });

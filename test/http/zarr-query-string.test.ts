@@ -69,6 +69,14 @@ test('/zarr/point reads a value of a signed store (zarr-python oracle), keys on 
   assertEveryRequestSigned();
 });
 
+test('an unconsolidated signed store without a variable: the 400 names the store, not its signature', async () => {
+  const r = await server.getJson<{ detail: string }>(`/zarr/variables?url=${q(storeUrl('v2_plain.zarr'))}`);
+  assert.equal(r.status, 400, JSON.stringify(r.body));
+  assert.match(r.body.detail, new RegExp(`The Zarr store at ${http.url}/zarr/v2_plain.zarr has no consolidated metadata`));
+  assert.doesNotMatch(r.body.detail, /secret|X-Amz/);
+  http.requests.length = 0;
+});
+
 test('without the token the store is a 403, not a missing store', async () => {
   const r = await server.getJson<{ detail: string }>(`/zarr/variables?url=${q(`${http.url}/zarr/v2.zarr?token=wrong`)}`);
   assert.equal(r.status, 403, JSON.stringify(r.body));

@@ -46,6 +46,11 @@ export function zarrStoreRoot(location: string): string | null {
   return doc === null ? null : `${path.slice(0, doc.index)}${query}`;
 }
 
+/** The store's location for messages: an http(s) URL without its query (a presigned URL's signature, a token). */
+export function storeDisplay(location: string): string {
+  return splitQuery(location).path;
+}
+
 /** `location` without one trailing slash of its path (the query, if any, kept). */
 export function trimStoreSlash(location: string): string {
   const { path, query } = splitQuery(location);

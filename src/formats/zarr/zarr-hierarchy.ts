@@ -15,6 +15,7 @@ import { Errors } from '../../errors.ts';
 import { parseLooseJson, strictJson } from './loose-json.ts';
 import { probeZarrNodes } from './zarr-probe.ts';
 import { readWhole, type SourceStore } from './source-store.ts';
+import { storeDisplay } from './store-keys.ts';
 
 export interface ZarrNode {
   /** '' for the root, else 'a/b' (no leading slash). */
@@ -51,7 +52,7 @@ interface Doc {
 export function unlistableMessage(base: string, format?: 2 | 3): string {
   const where = format === 2 ? '.zmetadata' : format === 3 ? 'consolidated_metadata in zarr.json' : '.zmetadata or consolidated_metadata in zarr.json';
   return (
-    `The Zarr store at ${base} has no consolidated metadata (${where}) and cannot be listed over the network: ` +
+    `The Zarr store at ${storeDisplay(base)} has no consolidated metadata (${where}) and cannot be listed over the network: ` +
     'name the variables to read (variable=… on /zarr, variables=… on /array; their coordinates are found from their dimensions), ' +
     'or consolidate the store (zarr.consolidate_metadata)'
   );
@@ -132,7 +133,7 @@ export async function discoverZarr(store: SourceStore, list: ListChildren | unde
   const zgroup = zarray === null ? await read('/.zgroup') : null;
   const rootDoc = zarray ?? zgroup;
   if (rootDoc === null) {
-    throw Errors.sourceNotFound(`No Zarr store at ${store.base}: none of zarr.json, .zmetadata, .zgroup or .zarray exists there`, {
+    throw Errors.sourceNotFound(`No Zarr store at ${storeDisplay(store.base)}: none of zarr.json, .zmetadata, .zgroup or .zarray exists there`, {
       context: { url: store.base },
     });
   }
