@@ -3,7 +3,7 @@
  * /proc CPU and memory of the server, and a fixed-concurrency URL loop.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bounds } from '../src/geo/bounds.ts';
@@ -15,6 +15,39 @@ export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString());
 export function procCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+/** Where one process's CPU goes, ms by thread kind: the event loop (main), libuv's pool, V8's helpers (GC, compiler: "node"/"DelayedTask…" threads), the rest. */
+export type ThreadCpu = Record<'main' | 'pool' | 'v8' | 'other', number>;
+
+/** utime + stime of every live thread of `pid` by kind (a thread's kind from its name; the main thread's id is the process's). */
+export function threadCpuMs(pid: number): ThreadCpu {
+  const split: ThreadCpu = { main: 0, pool: 0, v8: 0, other: 0 };
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return split;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+      const kind: keyof ThreadCpu =
+        Number(tid) === pid ? 'main' : comm === 'libuv-worker' ? 'pool' : comm === 'node' || comm.startsWith('DelayedTask') ? 'v8' : 'other';
+      split[kind] += ms;
+    } catch {
+      // the thread ended
+    }
+  }
+  return split;
+}
+
+/** Minor page faults of `pid` so far (all threads): each first touch of a freshly mapped page is one. */
+export function minorFaults(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[7]);
 }
 
 /** Peak resident set (VmHWM) of `pid`, in MiB. */

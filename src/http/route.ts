@@ -20,6 +20,7 @@ declare module 'fastify' {
 }
 
 import type { HandlerResult } from './handler-result.ts';
+import { returnBodyAfter } from '../util/pooled-body.ts';
 
 export type { HandlerResult } from './handler-result.ts';
 
@@ -168,6 +169,7 @@ function sendResult(reply: FastifyReply, result: HandlerResult): FastifyReply {
         .send(JSON.stringify(result.data));
     case 'body':
       if (result.headers) reply.headers(result.headers);
+      returnBodyAfter(reply.raw, result.body); // a pooled body goes back once written (pooled-body.ts)
       return reply
         .code(result.status ?? 200)
         .type(result.contentType)

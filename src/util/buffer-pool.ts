@@ -38,6 +38,11 @@ export class BufferPool {
     while (this.keptBytes > maxBytes) this.dropOldest();
   }
 
+  /** New buffers made since creation (a take the kept ones could not serve). */
+  get allocations(): number {
+    return this.allocated;
+  }
+
   get budget(): number {
     return this.maxBytes;
   }

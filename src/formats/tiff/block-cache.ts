@@ -1,7 +1,7 @@
 import type { TypedArray } from '../../dtype.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { SharedPromiseCache } from '../../util/lru-cache.ts';
-import { cacheMetrics, counter, observeCacheSize } from '../../util/metrics.ts';
+import { cacheMetrics, counter, gauge, observeCacheSize } from '../../util/metrics.ts';
 import { TinyLfuCache } from '../../util/tiny-lfu-cache.ts';
 
 /**
@@ -62,6 +62,11 @@ export class BlockCache {
     );
     this.cache = new SharedPromiseCache(this.lru);
     observeCacheSize('block', () => ({ ...this.cache.stats, maxBytes }));
+    // Beside the decoded blocks, the recycled buffers their reads use: a rising count under a
+    // steady tile load means the pool's budget is too small for the buffers in use (bench/array.ts).
+    gauge('rastile_buffer_pool_allocations', 'Buffers the buffer pool allocated since start (takes its kept buffers could not serve)', [], (g) =>
+      g.set(BUFFER_POOL.allocations),
+    );
   }
 
   /** The cached block for `key`, or the result of `decode()` (shared with concurrent callers). */

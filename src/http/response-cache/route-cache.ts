@@ -9,6 +9,7 @@ import type { Services } from '../services.ts';
 import { canonical } from './cache-key.ts';
 import { fastPathOf } from './fast-path.ts';
 import { ResponseCache, isImageType } from './response-cache.ts';
+import { keepBody } from '../../util/pooled-body.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,7 +96,8 @@ export async function serveThroughCache(
       ifNoneMatch: route.method === 'GET' ? request.headers['if-none-match'] : undefined,
       signal,
     },
-    render,
+    // What the cache stores and shares between requests must outlive each response (pooled-body.ts).
+    () => render().then((r) => (r.kind === 'body' ? { ...r, body: keepBody(r.body) } : r)),
   );
   if (outcome.status === 'uncacheable') return outcome.result;
   // The next GET of this exact URL can be answered before routing (fast-path.ts).

@@ -7,6 +7,7 @@
 import { endianness } from 'node:os';
 import { Errors } from '../../errors.ts';
 import { bytesPerSample, type DType, type TypedArray } from '../../dtype.ts';
+import { pooledBody } from '../../util/pooled-body.ts';
 import { chargeRequest } from '../../util/request-budget.ts';
 
 const DESCR: Record<DType, string> = {
@@ -27,7 +28,8 @@ export function encodeNpy(bands: readonly TypedArray[], dtype: DType, height: nu
   const headerLen = dict.length + 1 + ((64 - (unpadded % 64)) % 64);
   const bandBytes = width * height * bytesPerSample(dtype);
   chargeRequest(bands.length * bandBytes, `An .npy of ${bands.length} band(s) of ${width}×${height} ${dtype}`);
-  const out = Buffer.alloc(10 + headerLen + bands.length * bandBytes);
+  // Every byte is written below (header, its padding, the bands): a recycled buffer's stale bytes never show.
+  const out = pooledBody(10 + headerLen + bands.length * bandBytes);
   out.write('\x93NUMPY', 0, 'latin1');
   out[6] = 1;
   out[7] = 0;
