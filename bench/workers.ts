@@ -23,124 +23,38 @@
  * compiler), with full GCs per 100 tiles and GC time per tile from /metrics. A worker count "Ns"
  * runs N separate one-process instances, each fed its share of the tiles by its own wrk (split by
  * parent tile): the tile affinity a balancer hashing the parent tile would give, at no cost.
+ * A worker count "Nt" runs `--workers N` as worker threads of one process
+ * (`RASTILE_WORKER_MODE=threads`; "N" alone is the node:cluster mode, processes): its main thread
+ * is counted as the supervisor, the N busiest threads named `node` as the event loops.
  * Extra node flags for experiments: BENCH_NODE_ARGS (e.g. --single-threaded-gc).
  *
  *   /usr/bin/python3 bench/make-bench-data.py      # once
  *   node --import tsx bench/workers.ts [seconds=20] [connections=8] [workers=1,2] [rounds=1]
  *   node --import tsx bench/workers.ts 15 8 1,2,2s 3    # with the affinity bound, 3 interleaved rounds
+ *   node --import tsx bench/workers.ts 15 8 1,2,2t 1    # 1 worker, 2 processes, 2 threads
  *
  * The machine's load average is printed beside the figures: on a shared machine they move with it.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLK_TCK, procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
+import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
+import { splitCpu, threadTimes, tree, treeCpuMs, treeMemory, type CpuSplit } from './proc-stats.ts';
 import { out, tileList, tileUrl } from './tile-urls.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
 const seconds = Number(process.argv[2] ?? 20);
 const connections = Number(process.argv[3] ?? 8);
-/** Worker counts; "Ns" = N separate instances with tile affinity (see `run`). */
+/** Worker counts; "Ns" = N separate instances with tile affinity, "Nt" = N worker threads (see `run`). */
 const workerCounts = (process.argv[4] ?? '1,2').split(',');
 const rounds = Math.max(1, Number(process.argv[5] ?? 1));
 const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 /** Extra node flags for the server (experiments), e.g. BENCH_NODE_ARGS='--v8-pool-size=1'. */
 const extraNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const base = `http://127.0.0.1:${PORT}`;
-
-/** The process and its descendants. */
-function tree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
-    } catch {
-      // gone
-    }
-  }
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) all.push(...(children.get(all[i]) ?? []));
-  return all;
-}
-
-interface Memory {
-  rss: number;
-  pss: number;
-  private: number;
-  shared: number;
-}
-
-/** A process's memory from smaps_rollup, MiB (zeros once it is gone). */
-function memory(pid: number): Memory {
-  const m: Memory = { rss: 0, pss: 0, private: 0, shared: 0 };
-  try {
-    for (const line of readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n')) {
-      const [key, value] = line.split(/:\s+/);
-      const mb = Number.parseInt(value ?? '', 10) / 1024;
-      if (key === 'Rss') m.rss = mb;
-      else if (key === 'Pss') m.pss = mb;
-      else if (key === 'Private_Clean' || key === 'Private_Dirty') m.private += mb;
-      else if (key === 'Shared_Clean' || key === 'Shared_Dirty') m.shared += mb;
-    }
-  } catch {
-    // gone
-  }
-  return m;
-}
-
-/** The tree's memory now: sums of RSS and PSS, and private pages plus the shared ones counted once. */
-function treeMemory(pids: number[]): { rss: number; pss: number; once: number } {
-  const ms = pids.map(memory);
-  const sum = (f: (m: Memory) => number): number => ms.reduce((a, m) => a + f(m), 0);
-  return { rss: sum((m) => m.rss), pss: sum((m) => m.pss), once: sum((m) => m.private) + Math.max(0, ...ms.map((m) => m.shared)) };
-}
-
-const treeCpuMs = (pids: number[]): number => pids.reduce((s, p) => s + procCpuMs(p), 0);
-
-/** Where a tree's CPU goes: the supervisor, and per worker its event-loop thread, libuv's pool, V8's helpers (GC, compiler), the rest. */
-type CpuSplit = Record<'primary' | 'main' | 'pool' | 'v8' | 'other', number>;
-
-/** CPU ms of every live thread of the tree by kind (a thread's kind from its name; the main thread's id is the process's). */
-function threadCpu(pids: number[], primary: number): CpuSplit {
-  const split: CpuSplit = { primary: 0, main: 0, pool: 0, v8: 0, other: 0 };
-  const tick = 1000 / CLK_TCK;
-  for (const pid of pids) {
-    let tids: string[];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const ms = (Number(f[11]) + Number(f[12])) * tick;
-        const kind: keyof CpuSplit =
-          pid === primary
-            ? 'primary'
-            : Number(tid) === pid
-              ? 'main'
-              : comm === 'libuv-worker'
-                ? 'pool'
-                : comm === 'node' || comm.startsWith('DelayedTask')
-                  ? 'v8'
-                  : 'other';
-        split[kind] += ms;
-      } catch {
-        // gone
-      }
-    }
-  }
-  return split;
-}
 
 /** Block decodes, and full (major) garbage collections with their seconds, of the whole tree so far. */
 async function counters(server: string): Promise<{ decodes: number; majorGcs: number; gcS: number }> {
@@ -215,6 +129,7 @@ function splitByParent(file: string, n: number): string[] {
 async function run(spec: string, pathsFile: string): Promise<Record<string, number>> {
   const workers = Number.parseInt(spec, 10);
   const separate = spec.endsWith('s');
+  const threads = spec.endsWith('t');
   const start = startScriptSettings();
   const totalCacheMb = Number(process.env.RASTILE_BLOCK_CACHE_MB ?? 40);
   const bases = separate ? Array.from({ length: workers }, (_, i) => `http://127.0.0.1:${PORT + i}`) : [base];
@@ -229,6 +144,7 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
           ...start.env,
           ...process.env,
           RASTILE_WORKERS: separate ? '1' : String(workers),
+          RASTILE_WORKER_MODE: threads ? 'threads' : 'processes',
           ...(separate ? { RASTILE_BLOCK_CACHE_MB: String(Math.floor(totalCacheMb / workers)) } : {}),
           ...RENDER_EVERY_TIME,
         },
@@ -266,8 +182,9 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     }
     const pids = servers.flatMap((s) => tree(s.pid!));
     const cpu0 = treeCpuMs(pids);
-    const supervisor = workers > 1 && !separate ? servers[0].pid! : -1; // one process: it serves itself
-    const split0 = threadCpu(pids, supervisor);
+    const supervisor = workers > 1 && !separate && !threads ? servers[0].pid! : -1; // one process: it serves itself
+    const servingThreads = threads && workers > 1 ? workers : 0; // threads: the main thread supervises
+    const split0 = threadTimes(pids);
     const counters0 = await allCounters();
     const peak = { rss: 0, pss: 0, once: 0 };
     const sample = (): void => {
@@ -282,8 +199,8 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     clearInterval(sampler);
     sample();
     const cpu = treeCpuMs(pids) - cpu0;
-    const split1 = threadCpu(pids, supervisor);
-    const perTile = (k: keyof CpuSplit): number => (split1[k] - split0[k]) / r.requests;
+    const split = splitCpu(split0, threadTimes(pids), supervisor, servingThreads);
+    const perTile = (k: keyof CpuSplit): number => split[k] / r.requests;
     const counters1 = await allCounters();
     const decoded = counters1.decodes - counters0.decodes;
     const ok = r.requests - r.non2xx;
@@ -291,6 +208,7 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     return {
       workers,
       separate: separate ? 1 : 0,
+      threads: threads ? 1 : 0,
       processes: pids.length,
       load,
       tilesPerSec: ok / (wallMs / 1000),
@@ -363,7 +281,8 @@ async function main(): Promise<void> {
     return row;
   });
   const one = results[0];
-  const label = (r: Record<string, number>): string => (r.separate ? `${r.workers} instances, affinity` : String(r.workers));
+  const label = (r: Record<string, number>): string =>
+    r.separate ? `${r.workers} instances, affinity` : r.threads ? `${r.workers} threads` : r.workers > 1 ? `${r.workers} processes` : String(r.workers);
   console.log(
     `Workers benchmark ${new Date().toISOString().slice(0, 16)}Z: ${kept.length} tiles, wrk -t1 -c${connections} ${seconds} s, PNG, ` +
       `${rounds} round(s) interleaved (medians); load average (1 min) ${load0} before, ${load1} after; ${os.availableParallelism()} cores`,

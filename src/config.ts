@@ -81,6 +81,12 @@ export interface Config {
   };
   /** Server processes (`RASTILE_WORKERS`, `--workers`): 1 = this process serves; more = a cluster. */
   workers: number;
+  /**
+   * How `workers` > 1 serve (`RASTILE_WORKER_MODE`, `--worker-mode`): `processes`, node:cluster
+   * (src/cli/supervisor.ts), or `threads`, worker threads of one process (src/cli/threads.ts).
+   * Absent: the default of src/cli/serve.ts.
+   */
+  workerMode?: 'processes' | 'threads';
   /** Graceful shutdown: how long in-flight requests may run after SIGTERM before they are cut, ms. */
   shutdownTimeoutMs: number;
   /** Directory holding the built-in demo dataset. */

@@ -21,6 +21,7 @@ export interface CliFlags {
   cmrUrl?: string;
   trustProxy?: string;
   workers?: string;
+  workerMode?: string;
   /** `validate --strict` (not a Config setting). */
   strict?: boolean;
 }
@@ -116,10 +117,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
     },
     // Every core the process may use (cgroup/affinity aware) unless told otherwise.
     workers: Math.max(1, int(flags.workers ?? env['RASTILE_WORKERS'], os.availableParallelism(), 'RASTILE_WORKERS')),
+    ...workerModeFrom(flags.workerMode ?? env['RASTILE_WORKER_MODE']),
     shutdownTimeoutMs: int(env['RASTILE_SHUTDOWN_TIMEOUT_MS'], 25_000, 'RASTILE_SHUTDOWN_TIMEOUT_MS'),
     demoDir: DEMO_DIR,
     responseCache: responseCacheFromEnv(env),
   };
+}
+
+/** RASTILE_WORKER_MODE / --worker-mode: `processes` or `threads`; unset or empty: the default (src/cli/serve.ts). */
+function workerModeFrom(v: string | undefined): Pick<Config, 'workerMode'> {
+  const s = v?.trim().toLowerCase() ?? '';
+  if (s === '') return {};
+  if (s === 'processes' || s === 'threads') return { workerMode: s };
+  throw new Error(`RASTILE_WORKER_MODE must be processes or threads, got '${v}'`);
 }
 
 /** RASTILE_RESPONSE_CACHE_MB, RASTILE_CACHE_URL and the other response-cache settings (README "Deploying"). */

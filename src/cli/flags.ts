@@ -62,8 +62,17 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     type: 'string',
     arg: 'N',
     env: 'RASTILE_WORKERS',
-    help: 'worker processes (default: one per available core)',
+    help: 'workers serving in parallel (default: one per available core)',
     check: integer(1, 1024),
+  },
+  {
+    name: 'worker-mode',
+    key: 'workerMode',
+    type: 'string',
+    arg: 'MODE',
+    env: 'RASTILE_WORKER_MODE',
+    help: 'how several workers run: threads (one process) or processes (node cluster)',
+    check: (v) => (v === 'threads' || v === 'processes' ? undefined : `must be threads or processes, got '${v}'`),
   },
 ];
 

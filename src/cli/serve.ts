@@ -1,28 +1,46 @@
 /**
- * `rastile serve`: one process serving (`--workers 1`), or a cluster — a supervisor
- * (src/cli/supervisor.ts) and N workers that each run `serveProcess` with their share of the
- * memory budgets (src/cli/worker-share.ts).
+ * `rastile serve`: one process serving (`--workers 1`), or N workers that each run
+ * `serveProcess` with their share of the memory budgets (src/cli/worker-share.ts): worker
+ * threads of this process (`RASTILE_WORKER_MODE=threads`, src/cli/threads.ts) or a cluster of
+ * processes under a supervisor (`processes`, src/cli/supervisor.ts).
  *
  * Graceful shutdown on SIGTERM/SIGINT: the app starts draining (`/readyz` 503, `/healthz` says
  * "draining", responses carry `Connection: close`), stops accepting connections, lets the
  * requests in flight finish, and the process exits 0. Requests still running after
  * `RASTILE_SHUTDOWN_TIMEOUT_MS` are cut (their connections closed) and the exit code is 1.
+ * A worker thread gets no signals: the main thread sends it a drain message instead.
  */
 import cluster from 'node:cluster';
+import type { FastifyListenOptions } from 'fastify';
+import { isMainThread, parentPort, threadId, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import { Lifecycle } from '../http/lifecycle.ts';
 import { announce, networkPolicy } from './announce.ts';
 import { portInUse, portProblem } from './port-check.ts';
 import { runSupervisor } from './supervisor.ts';
+import { runThreads, THREAD_MSG, type ThreadData } from './threads.ts';
 import { workerShare } from './worker-share.ts';
 
 /** Environment variable through which the supervisor tells its workers the cluster's size. */
 export const CLUSTER_SIZE_ENV = 'RASTILE_CLUSTER_SIZE';
 
-/** Serves until a signal stopped the server, then exits the process with the code. */
+/** How `--workers N` > 1 runs when RASTILE_WORKER_MODE is not set (BENCHMARKS.md, workers; notes/decisions.md). */
+export const DEFAULT_WORKER_MODE: 'processes' | 'threads' = 'processes';
+
+const threadData = (): ThreadData | undefined =>
+  !isMainThread && (workerData as Partial<ThreadData> | null)?.rastileThread === true ? (workerData as ThreadData) : undefined;
+
+/** Serves until a signal stopped the server, then exits the process (or, in a worker thread, the thread) with the code. */
 export async function serve(config: Config): Promise<never> {
   let code: number;
-  if (cluster.isWorker) {
+  const thread = threadData();
+  if (thread !== undefined) {
+    const { joinClusterMetrics } = await import('../util/cluster-metrics.ts');
+    joinClusterMetrics('thread');
+    // Each thread is a V8 isolate with its own module instances: its own caches (their share of the
+    // budgets), request budget and buffer pool (whole, as in a cluster worker).
+    code = await serveProcess(workerShare({ ...config, port: thread.port }, thread.size), { announce: false, thread: true });
+  } else if (cluster.isWorker) {
     const size = Number(process.env[CLUSTER_SIZE_ENV] ?? config.workers);
     const { joinClusterMetrics } = await import('../util/cluster-metrics.ts'); // prom-client: workers only
     joinClusterMetrics();
@@ -39,22 +57,31 @@ export async function serve(config: Config): Promise<never> {
       console.error(`rastile: ${problem}`);
       process.exit(2);
     }
-    code = await runSupervisor(config, { sizeEnv: CLUSTER_SIZE_ENV, onReady: () => announce(config) });
+    code =
+      (config.workerMode ?? DEFAULT_WORKER_MODE) === 'threads'
+        ? await runThreads(config, { entry: process.argv[1]!, argv: process.argv.slice(2), onReady: (port) => announce({ ...config, port }) })
+        : await runSupervisor(config, { sizeEnv: CLUSTER_SIZE_ENV, onReady: () => announce(config) });
   }
   // Explicitly: pooled upstream connections or file handles must not keep a drained process alive.
   process.exit(code);
 }
 
 /** Serves in this process until a signal drained it; resolves with the exit code. */
-export async function serveProcess(config: Config, options: { announce: boolean }): Promise<number> {
+export async function serveProcess(config: Config, options: { announce: boolean; thread?: boolean }): Promise<number> {
   // Signals are ours from the start: a SIGTERM while the app loads or binds (a worker just
   // restarted) waits for the listener and then drains it, instead of killing the process mid-way.
   let signalled: NodeJS.Signals | undefined;
   let onSignal = (signal: NodeJS.Signals): void => {
     signalled ??= signal;
   };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  if (options.thread === true) {
+    parentPort?.on('message', (message: { type?: string } | null) => {
+      if (message?.type === THREAD_MSG.drain) onSignal('SIGTERM');
+    });
+  } else {
+    process.once('SIGTERM', () => onSignal('SIGTERM'));
+    process.once('SIGINT', () => onSignal('SIGINT'));
+  }
   // Loaded here, not at the top: a cluster's supervisor never loads the app (Fastify, sharp…).
   const { buildApp } = await import('../http/app.ts');
   const lifecycle = new Lifecycle();
@@ -66,8 +93,21 @@ export async function serveProcess(config: Config, options: { announce: boolean 
     const failed = await warmUp({ maxReadPixels: config.limits.maxReadPixels });
     if (failed !== null) app.log.warn({ err: failed }, 'start-up warm-up failed (the first array tile will be slower)');
   }
+  if (options.thread === true) {
+    // Which thread answered (tests and debugging: the kernel spreads connections over the threads).
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      reply.header('x-rastile-thread', String(threadId));
+      done(null, payload);
+    });
+  }
+  // Threads share the port: SO_REUSEPORT (Node ≥ 22.12; not in Fastify's listen types, passed through to server.listen).
+  const listenOptions: FastifyListenOptions & { reusePort?: boolean } = {
+    host: config.host,
+    port: config.port,
+    ...(options.thread === true ? { reusePort: true } : {}),
+  };
   try {
-    await app.listen({ host: config.host, port: config.port });
+    await app.listen(listenOptions);
   } catch (err) {
     const problem = await portInUse(err, config.host, config.port);
     if (problem === undefined) throw err;
@@ -75,13 +115,20 @@ export async function serveProcess(config: Config, options: { announce: boolean 
     await app.close().catch(() => undefined);
     return 2;
   }
+  if (options.thread === true) parentPort?.postMessage({ type: THREAD_MSG.listening });
   if (options.announce && signalled === undefined) {
     app.log.info({ localRoots: config.sources.localRoots, network: networkPolicy(config) }, 'local roots and network policy');
     // `--port 0` binds a free port: the banner's links name the one bound.
     const bound = app.server.address();
     announce(typeof bound === 'object' && bound !== null ? { ...config, port: bound.port } : config);
   }
-  return new Promise<number>((resolve) => {
+  return new Promise<number>((finish) => {
+    // pino writes asynchronously (fs.write on the pool): a process's exit flushes its last lines,
+    // a worker thread's does not — give the writes in flight a moment before the thread ends.
+    const resolve = (code: number): void => {
+      if (options.thread === true) setTimeout(() => finish(code), 100);
+      else finish(code);
+    };
     const drain = (signal: NodeJS.Signals): void => {
       if (lifecycle.draining) return;
       lifecycle.startDraining();

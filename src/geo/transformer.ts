@@ -5,6 +5,7 @@
 import type { Crs } from './crs-type.ts';
 import { localCrsTransformError } from './crs-local.ts';
 import { sameCrs } from './crs-registry.ts';
+import { directTransform, isDirectPair } from './proj4-direct.ts';
 import { makeProj, projHandle, transformOne } from './proj4-lib.ts';
 import { geodeticProj4, longlatProj4 } from './proj4-string.ts';
 
@@ -70,6 +71,8 @@ class ProjTransformer implements Transformer {
   private readonly srcGeographic: boolean;
   private readonly wrapLon: boolean;
   private readonly differentBodies: boolean;
+  /** proj4js's transform, or the same without its per-point objects where the pair allows (proj4-direct.ts). */
+  private readonly one: typeof transformOne;
   /** Set when the destination is Mercator: source → destination-datum longlat, for the pole case. */
   private readonly merc: { params: MercParams; toGeog: ReturnType<typeof makeProj> } | null;
 
@@ -80,6 +83,7 @@ class ProjTransformer implements Transformer {
     this.isIdentity = sameCrs(src, dst);
     this.srcProj = makeProj(src.proj4);
     this.dstProj = makeProj(dst.proj4);
+    this.one = isDirectPair(this.srcProj, this.dstProj) ? directTransform : transformOne;
     this.dstProjected = !dst.isGeographic;
     this.srcGeographic = src.isGeographic;
     // PROJ's inverse projections return longitudes in [-180, 180]; proj4js may not.
@@ -131,7 +135,7 @@ class ProjTransformer implements Transformer {
         xs[i] = ys[i] = NaN;
         continue;
       }
-      if (!transformOne(this.srcProj, this.dstProj, x, y, xs, i, ys)) {
+      if (!this.one(this.srcProj, this.dstProj, x, y, xs, i, ys)) {
         if (!(this.merc && this.mercPole(x, y, xs, ys, i))) xs[i] = ys[i] = NaN;
         continue;
       }

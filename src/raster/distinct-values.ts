@@ -33,10 +33,22 @@ export function distinctValues(values: TypedArray, mask: Uint8Array, coverage: F
   }
 }
 
+/**
+ * Counting scratch for countSmallInts, kept by the module and left all zero after each use (the
+ * extraction pass clears what it reads): a 16-bit band no longer allocates and zero-fills two
+ * fresh 512 KiB arrays per call (fresh pages, a page fault each), which cost about as much as
+ * counting a 400k-pixel band. Counts are integers < 2³² (exact in Uint32); weights are summed in
+ * pixel order in float64, as before, so every statistic is unchanged.
+ */
+const scratch = new Map<number, { counts: Uint32Array; weights: Float64Array | null }>();
+
 /** Direct-index counting for 8/16-bit integers (value + offset in [0, size)). */
 function countSmallInts(values: TypedArray, mask: Uint8Array, coverage: Float32Array | Float64Array | undefined, size: number, offset: number): Distinct {
-  const hist = new Float64Array(size);
-  const wsum = coverage ? new Float64Array(size) : null;
+  // one pair per size (256, 65536): a value outside [0, size) is dropped by the typed array, as before
+  let own = scratch.get(size);
+  if (own === undefined) scratch.set(size, (own = { counts: new Uint32Array(size), weights: null }));
+  const hist = own.counts;
+  const wsum = coverage ? (own.weights ??= new Float64Array(size)) : null;
   const npix = values.length;
   if (wsum && coverage) {
     for (let i = 0; i < npix; i++) {
@@ -49,18 +61,23 @@ function countSmallInts(values: TypedArray, mask: Uint8Array, coverage: Float32A
     for (let i = 0; i < npix; i++) if (mask[i] !== 0) hist[values[i] + offset]++;
   }
   let n = 0;
-  for (let j = 0; j < size; j++) if (hist[j] > 0) n++;
+  for (let j = 0; j < size; j++) if (hist[j] !== 0) n++;
   const keys = new Float64Array(n);
   const counts = new Float64Array(n);
   const weights = wsum ? new Float64Array(n) : null;
   let k = 0;
   let valid = 0;
   for (let j = 0; j < size; j++) {
-    if (hist[j] === 0) continue;
+    const c = hist[j];
+    if (c === 0) continue;
     keys[k] = j - offset;
-    counts[k] = hist[j];
-    if (weights && wsum) weights[k] = wsum[j];
-    valid += hist[j];
+    counts[k] = c;
+    hist[j] = 0;
+    if (weights && wsum) {
+      weights[k] = wsum[j];
+      wsum[j] = 0;
+    }
+    valid += c;
     k++;
   }
   return { keys, counts, weights, n, validPixels: valid };

@@ -43,3 +43,9 @@ export function toPixelGeometry(g: Geometry): PixelGeometry {
   visit(g);
   return { polygons, lines, points: Float64Array.from(points) };
 }
+
+/** A string naming a pixel geometry exactly (every coordinate's bits): a key for shared work. */
+export function pixelGeometryKey(g: PixelGeometry): string {
+  const b64 = (a: Float64Array): string => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+  return [g.polygons.map((rings) => rings.map(b64).join(',')).join(';'), g.lines.map(b64).join(','), b64(g.points)].join('|');
+}

@@ -8,8 +8,9 @@ import { geoTransformFromBounds } from '../geo/affine.ts';
 import type { Crs } from '../geo/crs.ts';
 import { toPixelSpace, transformGeometry, type Geometry } from '../geo/geometry.ts';
 import type { ImageData } from '../raster/image-data.ts';
-import { toPixelGeometry } from '../raster/pixel-geometry.ts';
+import { pixelGeometryKey, toPixelGeometry } from '../raster/pixel-geometry.ts';
 import { rasterizeAllTouched, type PixelGeometry } from '../raster/rasterize.ts';
+import { currentSharedWork } from '../util/shared-work.ts';
 
 /** The geometry (in `geometryCrs`) in the image's pixel space. */
 export function geometryInPixels(img: ImageData, geometry: Geometry, geometryCrs: Crs): PixelGeometry {
@@ -17,9 +18,19 @@ export function geometryInPixels(img: ImageData, geometry: Geometry, geometryCrs
   return toPixelGeometry(toPixelSpace(transformGeometry(geometry, geometryCrs, img.crs), gt));
 }
 
-/** 255 where the geometry touches a pixel of the image (rasterised all_touched), else 0. */
+/**
+ * rasterizeAllTouched, done once per time series for the steps that see the geometry in the same
+ * pixel space (util/shared-work.ts); the mask is only read.
+ */
+function touched(pixels: PixelGeometry, width: number, height: number): Uint8Array {
+  const work = currentSharedWork();
+  if (work === undefined) return rasterizeAllTouched(pixels, width, height);
+  return work.get(`cutline ${width} ${height} ${pixelGeometryKey(pixels)}`, width * height, () => rasterizeAllTouched(pixels, width, height));
+}
+
+/** 255 where the geometry touches a pixel of the image (rasterised all_touched), else 0 (read only). */
 export function cutlineMask(img: ImageData, geometry: Geometry, geometryCrs: Crs): Uint8Array {
-  return rasterizeAllTouched(geometryInPixels(img, geometry, geometryCrs), img.width, img.height);
+  return touched(geometryInPixels(img, geometry, geometryCrs), img.width, img.height);
 }
 
 /**
@@ -28,7 +39,7 @@ export function cutlineMask(img: ImageData, geometry: Geometry, geometryCrs: Crs
  */
 export function cutToGeometry(img: ImageData, geometry: Geometry, geometryCrs: Crs): { cut: ImageData; pixels: PixelGeometry } {
   const pixels = geometryInPixels(img, geometry, geometryCrs);
-  const cutline = rasterizeAllTouched(pixels, img.width, img.height);
+  const cutline = touched(pixels, img.width, img.height);
   const shared = new Map<Uint8Array, Uint8Array>();
   const masks = img.masks.map((m) => {
     let out = shared.get(m);

@@ -42,7 +42,7 @@ describe('rastile serve --workers 2', () => {
   it('aggregates metrics, restarts a dead worker, drains on SIGTERM and exits 0', async () => {
     const upstream = await startRangeServer({ root: fixture('datasets'), validators: 'etag' });
     const gated = await startGatedUpstream(upstream.url);
-    const server = await startCli(['--workers', '2', '--allow-private-hosts']);
+    const server = await startCli(['--workers', '2', '--worker-mode', 'processes', '--allow-private-hosts']);
     try {
       const pid = server.child.pid!;
       // Both workers listen (readiness came from one of them).

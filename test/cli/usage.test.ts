@@ -76,6 +76,7 @@ describe('rastile command line', () => {
     assert.equal(usageError(await rastile(['serve', '--prot', '1'])), "rastile: unknown option --prot for 'serve'; did you mean --port?");
     assert.match(usageError(await rastile(['info', '--workers', '2', 'x.tif'])), /--workers .*'rastile serve'/);
     assert.match(usageError(await rastile(['serv'])), /did you mean 'rastile serve'\?/);
+    assert.equal(usageError(await rastile(['serve', '--worker-mode', 'fibers'])), "rastile: --worker-mode must be threads or processes, got 'fibers'");
   });
 
   it('a bad or missing value says what is expected', async () => {

@@ -60,3 +60,41 @@ for (const [dtype, values] of [
     assert.equal(d.weights, null);
   });
 }
+
+// 8/16-bit bands count into scratch the module keeps between calls: each call must see it empty.
+const u16 = Uint16Array.from({ length: n }, () => Math.floor(rand() * (rand() < 0.5 ? 65536 : 50)));
+const i16 = Int16Array.from({ length: n }, () => Math.floor((rand() - 0.5) * (rand() < 0.5 ? 65536 : 50)));
+const i8 = Int8Array.from({ length: n }, () => Math.floor((rand() - 0.5) * 256));
+const u8 = Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
+const coverage = Float32Array.from({ length: n }, () => (rand() < 0.3 ? 1 : Math.fround(rand())));
+
+/** Summed weights per key, in pixel order (the order distinctValues sums them in). */
+function referenceWeights(values: TypedArray, keys: number[]): number[] {
+  const sums = new Map<number, number>(keys.map((k) => [k, 0]));
+  for (let i = 0; i < values.length; i++) if (mask[i] !== 0) sums.set(values[i]!, sums.get(values[i]!)! + coverage[i]!);
+  return keys.map((k) => sums.get(k)!);
+}
+
+test('distinctValues 8/16-bit, repeated calls with and without coverage: counts and weights of each call alone', () => {
+  for (let round = 0; round < 2; round++) {
+    for (const [dtype, values] of [
+      ['uint16', u16],
+      ['int16', i16],
+      ['int8', i8],
+      ['uint8', u8],
+    ] as Array<[DType, TypedArray]>) {
+      const ref = reference(values, mask);
+      for (const cov of [undefined, coverage]) {
+        const d = distinctValues(values, mask, cov, dtype);
+        assert.deepEqual(Array.from(d.keys), ref.keys, `${dtype} keys`);
+        assert.deepEqual(Array.from(d.counts), ref.counts, `${dtype} counts`);
+        assert.equal(
+          d.validPixels,
+          mask.reduce((a, m) => a + (m !== 0 ? 1 : 0), 0),
+        );
+        if (cov) assert.deepEqual(Array.from(d.weights!), referenceWeights(values, ref.keys), `${dtype} weights`);
+        else assert.equal(d.weights, null);
+      }
+    }
+  }
+});

@@ -1,12 +1,11 @@
 /**
- * GET /metrics: Prometheus exposition (prom-client) of this process — or, in a cluster worker, of
- * the whole process tree, aggregated by the primary (src/util/cluster-metrics.ts). Request
+ * GET /metrics: Prometheus exposition (prom-client) of this process — or, in a cluster worker or a
+ * worker thread, of the whole server, aggregated through the supervisor (src/util/cluster-metrics.ts). Request
  * latency histograms per route template, response counts per status, memory; caches, sources and
  * block decodes register their own metrics (src/util/metrics.ts).
  */
-import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
-import { clusterMetricsText } from '../../util/cluster-metrics.ts';
+import { clusterMetricsText, inCluster } from '../../util/cluster-metrics.ts';
 import { enableProcessMetrics, gauge, metricsRegistry } from '../../util/metrics.ts';
 import { countResponse, registerResponseMetrics } from '../response-metrics.ts';
 
@@ -32,7 +31,7 @@ export function registerMetricsRoutes(app: FastifyInstance): void {
     done();
   });
   app.get('/metrics', async (_request, reply) => {
-    const text = cluster.isWorker ? await clusterMetricsText() : await metricsRegistry.metrics();
+    const text = inCluster() ? await clusterMetricsText() : await metricsRegistry.metrics();
     return reply.type(metricsRegistry.contentType).header('cache-control', 'no-store').send(text);
   });
 }

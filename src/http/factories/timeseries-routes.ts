@@ -28,6 +28,7 @@ import { runSteps } from '../../granule/timeseries/step-executor.ts';
 import { encodeAnimatedGif, resizeIndexed, type IndexedFrame } from '../../raster/render/encode-gif.ts';
 import { labelFrame, stepLabel } from '../../raster/render/frame-label.ts';
 import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
+import { runWithSharedWork } from '../../util/shared-work.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { datasetParams } from '../params/dataset.ts';
@@ -120,8 +121,9 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
   const op = prefix.slice(1);
   const tags = [backend.tag, TAG];
   const maxSide = services.config.limits.maxImageSide;
+  // steps share repeated pure work (warp coordinates, cutlines) through one scope per series
   const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
-    runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal });
+    runWithSharedWork(() => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }));
   /** The request's parameters for one step: its `temporal`, everything else unchanged. */
   const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
   /**

@@ -14,6 +14,7 @@ import { sharedColormapPalette } from '../../raster/render/gif-colormap-frame.ts
 import { LruCache } from '../../util/lru-cache.ts';
 import { ReadSet, runWithReadSet } from '../../util/read-set.ts';
 import { RequestBudget, runWithBudget } from '../../util/request-budget.ts';
+import { runWithSharedWork, SharedWork } from '../../util/shared-work.ts';
 import { createServices } from '../services.ts';
 import { parseParams } from '../validation/params.ts';
 import { WGS84 } from '../../geo/crs.ts';
@@ -34,16 +35,18 @@ const backends = {
 };
 const maxSide = config.limits.maxImageSide;
 
-/** Per-series memos (feature coverage; the colormap, so frames of a series share its palette). */
+/** Per-series memos (feature coverage, shared work; the colormap, so frames of a series share its palette). */
 interface SeriesMemo {
   coverage: CoverageMemo;
+  /** Warp plans, cutlines… shared by the series' tasks in this thread (src/util/shared-work.ts). */
+  shared: SharedWork;
   colormap?: { value: ColorMap | undefined };
 }
 const memos = new LruCache<string, SeriesMemo>(16, () => 1);
 const memoOf = (series: string): SeriesMemo => {
   let m = memos.get(series);
   if (m === undefined) {
-    m = { coverage: new CoverageMemo() };
+    m = { coverage: new CoverageMemo(), shared: new SharedWork() };
     memos.set(series, m);
   }
   return m;
@@ -76,7 +79,8 @@ serveTasks(async (raw, signal) => {
   const budget = new RequestBudget(config.limits.maxRequestBytes);
   const reads = new ReadSet();
   try {
-    const r = await runWithReadSet(reads, () => runWithBudget(budget, () => run(task, signal)));
+    const shared = memoOf(task.series).shared;
+    const r = await runWithReadSet(reads, () => runWithBudget(budget, () => runWithSharedWork(() => run(task, signal), shared)));
     const answer: TaskAnswer<unknown> = { value: r.value, reads: reads.deps(), ...(reads.uncacheable !== undefined ? { uncacheable: reads.uncacheable } : {}) };
     return { value: answer, ...(r.transfer ? { transfer: r.transfer } : {}) };
   } finally {

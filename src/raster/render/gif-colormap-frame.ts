@@ -63,6 +63,28 @@ export function sharedColormapPalette(table: Uint8Array): Palette | undefined {
   return sharedPalette(table)?.palette;
 }
 
+/** Frames at least this big index 16-bit bands through a 65536-entry table (built in ~65536 steps). */
+const LUT_MIN_PIXELS = 1 << 17;
+
+/**
+ * value → palette index of a rescaled 16-bit band (index = value + 32768 for int16), through the
+ * same rescaleValue as the per-pixel loop, so every index is the same. The last table is kept:
+ * a series renders every frame with one rescale and one colormap. Null for other dtypes.
+ */
+let lastTable: { lo: number; hi: number; signed: boolean; colormap: Uint8Array; lut: Uint8Array } | null = null;
+function indexTable(values: TypedArray, lo: number, hi: number, colormap: Uint8Array, first: Uint8Array): Uint8Array | null {
+  const signed = values instanceof Int16Array;
+  if (!signed && !(values instanceof Uint16Array)) return null;
+  const t = lastTable;
+  if (t !== null && t.lo === lo && t.hi === hi && t.signed === signed && t.colormap === colormap) return t.lut;
+  const lut = new Uint8Array(65536);
+  const offset = signed ? 32768 : 0;
+  const span = hi - lo;
+  for (let j = 0; j < 65536; j++) lut[j] = first[rescaleValue(j - offset, lo, hi, span)]!;
+  lastTable = { lo, hi, signed, colormap, lut };
+  return lut;
+}
+
 export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame | null {
   if (img.bands.length !== 1 || options.colorFormula || !options.returnMask || img.alpha !== undefined) return null;
   const cmap = options.colormap ?? (img.colormap ? colormapFromEntries(img.colormap) : undefined);
@@ -88,18 +110,33 @@ export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'f
     const first = shared.first;
     // the index is the 8-bit value (its colour's first entry); masked pixels are marked after the pass
     let masked = 0;
-    for (let i = 0; i < n; i++) {
-      if (mask[i] === 0) {
-        masked++;
-        continue;
+    const lut = rescale && n >= LUT_MIN_PIXELS ? indexTable(values, lo, hi, table, first) : null;
+    if (lut !== null) {
+      // a 16-bit band: one table lookup per pixel instead of clamping, dividing and rounding
+      const offset = values instanceof Int16Array ? 32768 : 0;
+      for (let i = 0; i < n; i++) {
+        if (mask[i] === 0) {
+          masked++;
+          continue;
+        }
+        const k = lut[values[i]! + offset]!;
+        index[i] = k;
+        used[k] = 1;
       }
-      const v = values[i]!;
-      let byte: number;
-      if (rescale) byte = float32 ? rescaleValueF32(v, lo32, hi32, span) : rescaleValue(v, lo, hi, span);
-      else byte = isInt ? v & 255 : castUint8(v);
-      const k = first[byte]!;
-      index[i] = k;
-      used[k] = 1;
+    } else {
+      for (let i = 0; i < n; i++) {
+        if (mask[i] === 0) {
+          masked++;
+          continue;
+        }
+        const v = values[i]!;
+        let byte: number;
+        if (rescale) byte = float32 ? rescaleValueF32(v, lo32, hi32, span) : rescaleValue(v, lo, hi, span);
+        else byte = isInt ? v & 255 : castUint8(v);
+        const k = first[byte]!;
+        index[i] = k;
+        used[k] = 1;
+      }
     }
     if (masked === 0) return { width, height, index, palette: shared.palette, transparentIndex: -1 };
     const transparent = used.indexOf(0);

@@ -12,6 +12,7 @@ import type { WarpResampling } from '../resampling.ts';
 import { isInterpolationKernel } from '../kernels.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
+import { currentSharedWork } from '../../util/shared-work.ts';
 import { approxRowAt, type PixelTransform } from './approx-row.ts';
 import { MAX_BLOCK_SIDE, planBlocks, type WarpBlock } from './block-plan.ts';
 import { warpSample, type SourceRegion, type WarpTarget } from './warp-sample.ts';
@@ -34,6 +35,11 @@ export interface BlockWarp {
   method: WarpResampling;
   /** Source pixels read around the coordinates' span (resampling kernels). */
   margin: number;
+  /**
+   * Names every input of the coordinates (grid, source transform, CRSs, sizes) exactly: inside a
+   * time series' shared-work scope (util/shared-work.ts) the steps then compute them once.
+   */
+  key?: string;
 }
 
 export interface BlockWarpSource {
@@ -63,42 +69,95 @@ export async function warpBlocks(job: BlockWarp, source: BlockWarpSource, target
   // A footprint reaches half its size around the coordinate: read that far, so no window edge
   // (only the raster's) ever clips it.
   const margin = statistic ? Math.max(job.margin, Math.ceil(Math.max(scaleX, scaleY) / 2) + 1) : job.margin;
+  const work = job.key === undefined ? undefined : currentSharedWork();
+  if (work !== undefined) {
+    // a time series: every step over this grid and source transform has these coordinates
+    const kept = await work.get(`warp ${job.key} ${job.method} ${margin}`, 16 * job.cols.length * job.rows.length, () => keptCoordinates(job, margin));
+    await sampleBlocks(job, kept.blocks, (k) => kept.coordinates[k]!, source, target, scaleX, scaleY);
+    return;
+  }
   const blocks = planBlocks({ exact: job.exact, cols: job.cols, rows: job.rows, sourceWidth: job.sourceWidth, sourceHeight: job.sourceHeight, margin });
   if (blocks.length === 0) return;
-
-  // One read for the windows the probes found; a block whose coordinates reach beyond it (a probe
-  // point failed, or the mapping bulged more than the probe allowed for) reads its own.
-  const union = unionWindow(blocks);
-  const shared = union ? await source.read(union) : null;
   const side = MAX_BLOCK_SIDE * MAX_BLOCK_SIDE;
   const sx = BUFFER_POOL.array('float64', side) as Float64Array;
   const sy = BUFFER_POOL.array('float64', side) as Float64Array;
   try {
+    await sampleBlocks(job, blocks, (k) => scratchCoordinates(job, blocks[k]!, sx, sy, margin), source, target, scaleX, scaleY);
+  } finally {
+    BUFFER_POOL.release(sx.buffer, sy.buffer);
+  }
+}
+
+/** A block's source coordinates (row-major, block width) and the source window they span. */
+interface Coordinates {
+  x: Float64Array;
+  y: Float64Array;
+  span: SourceWindow | null;
+}
+
+/** The planned blocks of a warp with every block's coordinates, computed once (shared-work scope). */
+interface KeptCoordinates {
+  blocks: WarpBlock[];
+  coordinates: Coordinates[];
+}
+
+function scratchCoordinates(job: BlockWarp, b: WarpBlock, sx: Float64Array, sy: Float64Array, margin: number): Coordinates {
+  const n = (b.j1 - b.j0) * (b.i1 - b.i0);
+  const x = sx.subarray(0, n);
+  const y = sy.subarray(0, n);
+  blockCoordinates(job, b, x, y);
+  return { x, y, span: coordSpan(x, y, job.sourceWidth, job.sourceHeight, margin) };
+}
+
+async function keptCoordinates(job: BlockWarp, margin: number): Promise<KeptCoordinates> {
+  const blocks = planBlocks({ exact: job.exact, cols: job.cols, rows: job.rows, sourceWidth: job.sourceWidth, sourceHeight: job.sourceHeight, margin });
+  const coordinates: Coordinates[] = [];
+  for (const b of blocks) {
+    if (mustYield()) await yieldToLoop();
+    const n = (b.j1 - b.j0) * (b.i1 - b.i0);
+    coordinates.push(scratchCoordinates(job, b, new Float64Array(n), new Float64Array(n), margin));
+  }
+  return { blocks, coordinates };
+}
+
+/**
+ * Samples every block whose coordinates reach the source: one read for the windows the probes
+ * found; a block whose coordinates reach beyond it (a probe point failed, or the mapping bulged
+ * more than the probe allowed for) reads its own.
+ */
+async function sampleBlocks(
+  job: BlockWarp,
+  blocks: readonly WarpBlock[],
+  coordinatesOf: (k: number) => Coordinates,
+  source: BlockWarpSource,
+  target: WarpTarget,
+  scaleX: number,
+  scaleY: number,
+): Promise<void> {
+  if (blocks.length === 0) return;
+  const union = unionWindow(blocks);
+  const shared = union ? await source.read(union) : null;
+  try {
     const tw = job.cols.length;
-    for (const b of blocks) {
+    for (let k = 0; k < blocks.length; k++) {
       // a block is at most 256² samples: yield between blocks, so a big warp never holds the loop
       if (mustYield()) await yieldToLoop();
-      const bw = b.j1 - b.j0;
-      const n = bw * (b.i1 - b.i0);
-      const bx = sx.subarray(0, n);
-      const by = sy.subarray(0, n);
-      blockCoordinates(job, b, bx, by);
-      const span = coordSpan(bx, by, job.sourceWidth, job.sourceHeight, margin);
+      const b = blocks[k]!;
+      const { x, y, span } = coordinatesOf(k);
       if (!span) continue;
-      const layout = { offset: b.i0 * tw + b.j0, stride: tw, width: bw };
+      const layout = { offset: b.i0 * tw + b.j0, stride: tw, width: b.j1 - b.j0 };
       if (shared && contains(shared, span)) {
-        warpSample(job.method, shared, bx, by, scaleX, scaleY, target, layout);
+        warpSample(job.method, shared, x, y, scaleX, scaleY, target, layout);
         continue;
       }
       const own = await source.read(span);
       try {
-        warpSample(job.method, own, bx, by, scaleX, scaleY, target, layout);
+        warpSample(job.method, own, x, y, scaleX, scaleY, target, layout);
       } finally {
         source.release(own);
       }
     }
   } finally {
-    BUFFER_POOL.release(sx.buffer, sy.buffer);
     if (shared) source.release(shared);
   }
 }
@@ -162,7 +221,7 @@ function blockCoordinates(job: BlockWarp, b: WarpBlock, sx: Float64Array, sy: Fl
         sx.fill(NaN, o + j, o + g.ja);
         sy.fill(NaN, o + j, o + g.ja);
       }
-      approxRowAt(job.exact, g.c0, r + 0.5, g.n, job.maxError, g.at, sx.subarray(o + g.ja, o + g.jb), sy.subarray(o + g.ja, o + g.jb));
+      approxRowAt(job.exact, g.c0, r + 0.5, g.n, job.maxError, g.at, sx, sy, o + g.ja);
       j = g.jb;
     }
     if (j < bw) {

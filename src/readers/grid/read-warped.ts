@@ -138,6 +138,8 @@ export async function readWarpedImage(
       sourceHeight: lv.height,
       method: reproject,
       margin: reproject === 'nearest' ? 0 : 4,
+      // every input of `exact`, `cols` and `rows`: a time series' steps share the coordinates
+      key: [grid.crs.id, ds.crs.id, ggt.join(','), levelGt.join(','), gw, gh, outWidth, outHeight, direct, lv.width, lv.height].join('|'),
     },
     source,
     { bands: warped, written, dtype },

@@ -258,3 +258,33 @@ print(json.dumps(out))`;
     }
   });
 });
+
+describe('colormapGifFrame: 16-bit frames of 2¹⁷ pixels and more (value → index table)', () => {
+  const viridis: ColorMap = { kind: 'lut', table: getColormap('viridis') };
+  const BW = 512;
+  const BH = 300;
+  const big = (dtype: DType, fill: (i: number) => number): ImageData => {
+    const band = allocate(dtype, BW * BH);
+    const mask = new Uint8Array(BW * BH);
+    for (let i = 0; i < BW * BH; i++) {
+      band[i] = fill(i);
+      mask[i] = i % 17 === 0 ? 0 : 255;
+    }
+    return makeImage([band], { width: BW, height: BH, masks: [mask] });
+  };
+  const cases: Array<[DType, (i: number) => number, [number, number]]> = [
+    ['uint16', (i) => (i * 7919) % 65536, [2000, 6000]],
+    ['uint16', (i) => (i * 7919) % 65536, [0.5, 60000.25]],
+    ['int16', (i) => ((i * 7919) % 65536) - 32768, [-1000, 20000]],
+    ['uint16', (i) => (i * 7919) % 65536, [2000, 6000]], // the first table again
+  ];
+  for (const [dtype, fill, range] of cases) {
+    it(`${dtype}, rescale ${range}: the generic path's pixels`, () => {
+      const img = big(dtype, fill);
+      const options = { rescale: [range], colormap: viridis, returnMask: true };
+      const fast = colormapGifFrame(img, options);
+      assert.ok(fast !== null);
+      assert.deepEqual(rgbaOf(fast), rgbaOf(generic(img, options)));
+    });
+  }
+});

@@ -1,0 +1,128 @@
+/**
+ * /proc figures of a server's process tree for bench/workers.ts: the tree's pids, its memory three
+ * ways (Σ RSS, Σ PSS, private + shared counted once) and its CPU split by kind of thread.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { CLK_TCK, procCpuMs } from './load.ts';
+
+/** The process and its descendants. */
+export function tree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
+    } catch {
+      // gone
+    }
+  }
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...(children.get(all[i]) ?? []));
+  return all;
+}
+
+interface Memory {
+  rss: number;
+  pss: number;
+  private: number;
+  shared: number;
+}
+
+/** A process's memory from smaps_rollup, MiB (zeros once it is gone). */
+function memory(pid: number): Memory {
+  const m: Memory = { rss: 0, pss: 0, private: 0, shared: 0 };
+  try {
+    for (const line of readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n')) {
+      const [key, value] = line.split(/:\s+/);
+      const mb = Number.parseInt(value ?? '', 10) / 1024;
+      if (key === 'Rss') m.rss = mb;
+      else if (key === 'Pss') m.pss = mb;
+      else if (key === 'Private_Clean' || key === 'Private_Dirty') m.private += mb;
+      else if (key === 'Shared_Clean' || key === 'Shared_Dirty') m.shared += mb;
+    }
+  } catch {
+    // gone
+  }
+  return m;
+}
+
+/** The tree's memory now: sums of RSS and PSS, and private pages plus the shared ones counted once. */
+export function treeMemory(pids: number[]): { rss: number; pss: number; once: number } {
+  const ms = pids.map(memory);
+  const sum = (f: (m: Memory) => number): number => ms.reduce((a, m) => a + f(m), 0);
+  return { rss: sum((m) => m.rss), pss: sum((m) => m.pss), once: sum((m) => m.private) + Math.max(0, ...ms.map((m) => m.shared)) };
+}
+
+export const treeCpuMs = (pids: number[]): number => pids.reduce((s, p) => s + procCpuMs(p), 0);
+
+/** Where a tree's CPU goes: the supervisor, and per worker its event-loop thread, libuv's pool, V8's helpers (GC, compiler), the rest. */
+export type CpuSplit = Record<'primary' | 'main' | 'pool' | 'v8' | 'other', number>;
+
+interface ThreadTime {
+  pid: number;
+  tid: number;
+  comm: string;
+  ms: number;
+}
+
+/** CPU ms so far of every live thread of the tree, by `pid/tid`. */
+export function threadTimes(pids: number[]): Map<string, ThreadTime> {
+  const times = new Map<string, ThreadTime>();
+  const tick = 1000 / CLK_TCK;
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        times.set(`${pid}/${tid}`, { pid, tid: Number(tid), comm, ms: (Number(f[11]) + Number(f[12])) * tick });
+      } catch {
+        // gone
+      }
+    }
+  }
+  return times;
+}
+
+/**
+ * The CPU between two `threadTimes` by kind (a thread's kind from its name; a process's main
+ * thread's id is the process's). `primary`: the supervisor process (cluster), or with
+ * `servingThreads` > 0 the process's own main thread (worker threads: the main thread supervises).
+ * Worker threads and V8's helpers are both named `node`: the `servingThreads` busiest of those are
+ * taken as the serving threads' event loops.
+ */
+export function splitCpu(before: Map<string, ThreadTime>, after: Map<string, ThreadTime>, primary: number, servingThreads = 0): CpuSplit {
+  const split: CpuSplit = { primary: 0, main: 0, pool: 0, v8: 0, other: 0 };
+  const deltas = [...after.entries()].map(([k, t]) => ({ ...t, d: t.ms - (before.get(k)?.ms ?? 0) }));
+  const serving = new Set(
+    deltas
+      .filter((t) => servingThreads > 0 && t.tid !== t.pid && t.comm === 'node')
+      .sort((a, b) => b.d - a.d)
+      .slice(0, servingThreads)
+      .map((t) => t.tid),
+  );
+  for (const t of deltas) {
+    const kind: keyof CpuSplit =
+      servingThreads > 0 && t.tid === t.pid
+        ? 'primary'
+        : t.pid === primary
+          ? 'primary'
+          : t.tid === t.pid || serving.has(t.tid)
+            ? 'main'
+            : t.comm === 'libuv-worker'
+              ? 'pool'
+              : t.comm === 'node' || t.comm.startsWith('DelayedTask')
+                ? 'v8'
+                : 'other';
+    split[kind] += t.d;
+  }
+  return split;
+}
