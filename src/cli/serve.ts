@@ -93,6 +93,10 @@ export async function serveProcess(config: Config, options: { announce: boolean;
     const failed = await warmUp({ maxReadPixels: config.limits.maxReadPixels });
     if (failed !== null) app.log.warn({ err: failed }, 'start-up warm-up failed (the first array tile will be slower)');
   }
+  // Time-series worker threads (RASTILE_TIMESERIES_THREADS > 0) start now, each warmed on a built-in
+  // granule unless RASTILE_WARMUP=0, instead of cold under the first series.
+  const { startTimeseriesThreads } = await import('../http/factories/timeseries-threads.ts');
+  await startTimeseriesThreads(app);
   if (options.thread === true) {
     // Which thread answered (tests and debugging: the kernel spreads connections over the threads).
     app.addHook('onSend', (_request, reply, payload, done) => {

@@ -70,3 +70,42 @@ describe('ThreadPool', () => {
     await assert.rejects(pool.run({ op: 'echo', value: 1 }, never), (err) => isRastileError(err, 'Overloaded'));
   });
 });
+
+describe('ThreadPool warm-up', () => {
+  it('start() spawns every thread and waits for its warm-up task; tasks run after it', async () => {
+    const pool = new ThreadPool({ size: 2, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 50 } });
+    try {
+      assert.equal(pool.warmed, 0);
+      assert.equal(await pool.start(), 2);
+      assert.equal(pool.threads, 2);
+      assert.equal(pool.warmed, 2);
+      const answers = await Promise.all([1, 2, 3, 4].map((i) => pool.run<boolean>({ op: 'warmed' }, never, [`G${i}`])));
+      assert.deepEqual(answers, [true, true, true, true]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('without start(), the first task still runs after its thread warmed up; a replaced thread warms up again', async () => {
+    const pool = new ThreadPool({ size: 1, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 50 } });
+    try {
+      assert.equal(await pool.run<boolean>({ op: 'warmed' }, never), true);
+      await assert.rejects(pool.run({ op: 'exit' }, never), (err) => isRastileError(err, 'Internal'));
+      assert.equal(await pool.run<boolean>({ op: 'warmed' }, never), true);
+      assert.equal(pool.warmed, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a warm-up task that fails leaves the thread serving (cold)', async () => {
+    const pool = new ThreadPool({ size: 1, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'fail' } });
+    try {
+      assert.equal(await pool.start(), 0);
+      assert.equal(pool.warmed, 0);
+      assert.deepEqual(await pool.run({ op: 'echo', value: 7 }, never), 7);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * A worker entry for test/granule/thread-pool.test.ts: tasks say what to do — echo a value, move a
- * buffer back, throw a typed error, exit the thread, or wait until aborted (then record that in a
- * SharedArrayBuffer the test reads).
+ * buffer back, throw a typed error, exit the thread, wait until aborted (then record that in a
+ * SharedArrayBuffer the test reads), or warm up (slowly) and tell whether it did.
  */
 import { threadId, workerData } from 'node:worker_threads';
 import { Errors } from '../../src/errors.ts';
@@ -10,7 +10,18 @@ import { serveTasks } from '../../src/granule/timeseries/thread-pool.ts';
 const aborted = new Int32Array((workerData as { aborted: SharedArrayBuffer }).aborted);
 
 type Task =
-  { op: 'echo'; value: unknown } | { op: 'bytes'; n: number } | { op: 'fail' } | { op: 'plain-fail' } | { op: 'exit' } | { op: 'hang' } | { op: 'tid' };
+  | { op: 'echo'; value: unknown }
+  | { op: 'bytes'; n: number }
+  | { op: 'fail' }
+  | { op: 'plain-fail' }
+  | { op: 'exit' }
+  | { op: 'hang' }
+  | { op: 'tid' }
+  | { op: 'warm'; ms: number }
+  | { op: 'warmed' };
+
+/** Set by the pool's warm-up task ('warm', which takes `ms`); 'warmed' answers it. */
+let warm = false;
 
 serveTasks(async (raw, signal) => {
   const task = raw as Task;
@@ -19,6 +30,12 @@ serveTasks(async (raw, signal) => {
       return { value: task.value };
     case 'tid':
       return { value: threadId };
+    case 'warm':
+      await new Promise((resolve) => setTimeout(resolve, task.ms));
+      warm = true;
+      return { value: null };
+    case 'warmed':
+      return { value: warm };
     case 'bytes': {
       const b = new Uint8Array(task.n).map((_, i) => i & 255);
       return { value: b, transfer: [b.buffer] };

@@ -4,8 +4,10 @@
  * frame) spread over the cores. Both sides live here: `ThreadPool` on the calling thread and
  * `serveTasks` in the worker entry.
  *
- * - The pool starts lazily: its first task spawns every thread at once (a series' tasks then
- *   spread over all of them, and a warm-up request warms them all).
+ * - `start()` spawns every thread and runs the `warmup` task (when given) on each, so that the
+ *   first real task finds compiled, JIT-warm code and filled per-thread buffers; a server calls it
+ *   before listening. Without `start()` the first task spawns every thread at once (lazily).
+ *   A thread that replaces a dead one runs the warm-up task first too.
  * - A task goes to the thread that ran tasks with the same affinity keys (granule ids) most
  *   recently, else to the least busy one, so a granule's blocks are read by one thread's caches.
  * - The caller's signal aborts a task: an abort message stops the work in the thread and the
@@ -41,6 +43,11 @@ interface Slot {
   /** Affinity keys of the latest tasks (insertion order = age), at most RECENT_KEYS. */
   recent: Map<string, true>;
   dead: boolean;
+  /** Settles when this thread's warm-up task ended (at once without one); true when it succeeded. */
+  warm: Promise<boolean>;
+  /** The warm-up task is running: other tasks are posted after it. */
+  warming: boolean;
+  warmed: boolean;
 }
 
 const RECENT_KEYS = 2048;
@@ -53,6 +60,8 @@ export interface ThreadPoolOptions {
   workerData?: unknown;
   /** Names the threads (diagnostics, error messages). */
   name: string;
+  /** A task every new thread runs before any other (its failure only leaves the thread colder). */
+  warmup?: unknown;
 }
 
 export class ThreadPool {
@@ -71,6 +80,22 @@ export class ThreadPool {
     return this.slots.length;
   }
 
+  /** Threads alive whose warm-up task has succeeded. */
+  get warmed(): number {
+    return this.slots.filter((s) => s.warmed).length;
+  }
+
+  /**
+   * Spawns every thread (when not yet started) and waits for their warm-up tasks; resolves with the
+   * number of threads warmed (0 without a warm-up task). Never rejects.
+   */
+  async start(): Promise<number> {
+    if (this.closed) return 0;
+    this.fill();
+    const done = await Promise.all(this.slots.map((s) => s.warm));
+    return done.filter(Boolean).length;
+  }
+
   /**
    * Run `task` on a thread; `transfer` moves buffers instead of copying them. Rejects with the
    * task's own error, the signal's abort error, or Internal when the thread died.
@@ -79,12 +104,16 @@ export class ThreadPool {
     if (signal.aborted) return Promise.reject(abortError(signal, 'time-series step'));
     if (this.closed) return Promise.reject(Errors.overloaded('The server is shutting down'));
     const slot = this.pick(affinity);
-    const id = this.nextId++;
     for (const key of affinity) {
       slot.recent.delete(key);
       slot.recent.set(key, true);
       if (slot.recent.size > RECENT_KEYS) slot.recent.delete(slot.recent.keys().next().value!);
     }
+    return this.runOn<T>(slot, task, signal, transfer);
+  }
+
+  private runOn<T>(slot: Slot, task: unknown, signal: AbortSignal, transfer: Transferable[] = []): Promise<T> {
+    const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const onAbort = (): void => {
         if (!slot.pending.delete(id)) return;
@@ -105,7 +134,12 @@ export class ThreadPool {
         },
       });
       signal.addEventListener('abort', onAbort, { once: true });
-      slot.worker.postMessage({ type: 'run', id, task } satisfies ToWorker, transfer);
+      // after the thread's warm-up (a task arriving meanwhile would run beside it, cold)
+      const post = (): void => {
+        if (slot.pending.has(id) && !slot.dead) slot.worker.postMessage({ type: 'run', id, task } satisfies ToWorker, transfer);
+      };
+      if (slot.warming) void slot.warm.then(post);
+      else post();
     });
   }
 
@@ -122,9 +156,13 @@ export class ThreadPool {
     );
   }
 
+  /** Every thread alive: all at the first call, then one replacing each that died. */
+  private fill(): void {
+    while (this.slots.length < Math.max(1, this.options.size)) this.slots.push(this.spawn());
+  }
+
   private pick(affinity: readonly string[]): Slot {
-    if (this.slots.length === 0) for (let i = 0; i < Math.max(1, this.options.size); i++) this.slots.push(this.spawn());
-    else if (this.slots.length < this.options.size) this.slots.push(this.spawn()); // one that died
+    this.fill();
     let best: Slot | undefined;
     let bestHits = 0;
     for (const slot of this.slots) {
@@ -145,7 +183,7 @@ export class ThreadPool {
       ? new Worker(tsBootstrap(this.options.entry), { ...options, eval: true })
       : new Worker(this.options.entry, options);
     worker.unref();
-    const slot: Slot = { worker, pending: new Map(), recent: new Map(), dead: false };
+    const slot: Slot = { worker, pending: new Map(), recent: new Map(), dead: false, warm: Promise.resolve(false), warming: false, warmed: false };
     worker.on('message', (msg: FromWorker) => {
       const p = slot.pending.get(msg.id);
       if (p === undefined) return; // aborted meanwhile
@@ -163,6 +201,15 @@ export class ThreadPool {
     worker.on('error', (err) => died(err instanceof Error ? err.message : String(err)));
     worker.on('messageerror', (err) => died(`unreadable message: ${err.message}`));
     worker.on('exit', (code) => died(`exit code ${code}`));
+    if (this.options.warmup !== undefined) {
+      // Posted first; tasks given to this thread meanwhile are posted when it ends.
+      slot.warm = this.runOn(slot, this.options.warmup, new AbortController().signal).then(
+        () => (slot.warmed = true),
+        () => false,
+      );
+      slot.warming = true;
+      void slot.warm.then(() => (slot.warming = false));
+    }
     return slot;
   }
 

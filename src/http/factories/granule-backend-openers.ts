@@ -8,13 +8,14 @@ import type { ParsedParams } from '../validation/params.ts';
 import { RASTER_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import { ARRAY_COVERAGE_TOLERANCE, type granuleArrayBackendParams, granuleArrayLayer } from './granule-array-params.ts';
 import type { GranuleRasterParams } from './granule-backend.ts';
-import { granuleMosaicOpeners, type GranuleMosaicOpeners } from './granule-mosaic-backend.ts';
+import { granuleMosaicOpeners, type GranuleMosaicOpeners, type GranuleReadSpec } from './granule-mosaic-backend.ts';
 import { granuleLayer } from './granule-raster-params.ts';
 
-export function granuleRasterOpeners(services: Services): GranuleMosaicOpeners<ParsedParams<GranuleRasterParams>> {
+/** `openAsset`: how a granule's asset is opened (default: the services' COG datasets; a worker's warm-up: from memory). */
+export function granuleRasterOpeners(services: Services, openAsset?: GranuleReadSpec['openAsset']): GranuleMosaicOpeners<ParsedParams<GranuleRasterParams>> {
   return granuleMosaicOpeners(services, RASTER_COVERAGE_TOLERANCE, (p: ParsedParams<GranuleRasterParams>) => {
     const { layer, assetsRegex } = granuleLayer(p);
-    return { layer, assetsRegex, openAsset: (href, s) => services.openCog(href, s) };
+    return { layer, assetsRegex, openAsset: openAsset ?? ((href, s) => services.openCog(href, s)) };
   });
 }
 

@@ -1,6 +1,8 @@
 /**
  * Time-series steps on worker threads (RASTILE_TIMESERIES_THREADS): the calling side. One pool per
- * app's Services, started by the first series, ended when the app closes. A task is the plain
+ * app's Services, started with the server (`startTimeseriesThreads`, before it listens) or else by
+ * the first series, ended when the app closes. Each thread first runs the warm-up task (the series
+ * work on a built-in granule) unless RASTILE_WARMUP=0. A task is the plain
  * description of one granule set's work — the backend kind, the granules the step's CMR search
  * found (on this thread), the request's raw parameters (the worker parses them with the route's
  * own definitions), the feature or bbox — and its answer is plain data: statistics as JSON, a
@@ -39,11 +41,17 @@ export interface TaskAnswer<T> {
   uncacheable?: string;
 }
 
+/** The task every pool thread runs first (timeseries-worker.ts): the series work on a built-in granule. */
+export const WARMUP_TASK = { kind: 'warmup' } as const;
+export const isWarmupTask = (task: unknown): boolean => (task as { kind?: unknown } | null)?.kind === WARMUP_TASK.kind;
+
 /** A frame as it crosses: `shared` when its palette is the colormap's shared one (same array on this side). */
 export type ThreadFrame = IndexedFrame & { shared: boolean };
 
 const pools = new WeakMap<Services, ThreadPool>();
 const hooked = new WeakSet<FastifyInstance>();
+/** The pools of a server (keyed by its http server: the same object for every encapsulated Fastify instance). */
+const serverPools = new WeakMap<object, Set<ThreadPool>>();
 let seriesCount = 0;
 
 /** A fresh series id. */
@@ -58,15 +66,39 @@ export function timeseriesPool(app: FastifyInstance, services: Services): Thread
   if (!(size > 0)) return undefined;
   let pool = pools.get(services);
   if (pool === undefined) {
-    pool = new ThreadPool({ size, entry: workerEntry(), workerData: { config: cloneable(services.config) }, name: 'rastile-timeseries' });
+    const warm = process.env['RASTILE_WARMUP'] !== '0';
+    pool = new ThreadPool({
+      size,
+      entry: workerEntry(),
+      workerData: { config: cloneable(services.config) },
+      name: 'rastile-timeseries',
+      ...(warm ? { warmup: WARMUP_TASK } : {}),
+    });
     pools.set(services, pool);
   }
+  let mine = serverPools.get(app.server);
+  if (mine === undefined) serverPools.set(app.server, (mine = new Set()));
+  mine.add(pool);
   if (!hooked.has(app)) {
     hooked.add(app);
     const p = pool;
     app.addHook('onClose', async () => p.close());
   }
   return pool;
+}
+
+/**
+ * Starts the time-series threads of `app` (none when RASTILE_TIMESERIES_THREADS = 0) and waits for
+ * their warm-up; resolves with the threads started and warmed. A server calls it before listening.
+ */
+export async function startTimeseriesThreads(app: FastifyInstance): Promise<{ threads: number; warmed: number }> {
+  let threads = 0;
+  let warmed = 0;
+  for (const pool of serverPools.get(app.server) ?? []) {
+    warmed += await pool.start();
+    threads += pool.threads;
+  }
+  return { threads, warmed };
 }
 
 /** Run one task on the pool; the reads it made are recorded into this request's read set. */

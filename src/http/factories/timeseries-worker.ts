@@ -4,7 +4,8 @@
  * granule readers, and the same step work as the calling thread (timeseries-step-work.ts). Each
  * task parses the request's raw parameters with the route's definitions, reads the granules it
  * was given (no CMR search here) under a request memory budget of RASTILE_MAX_REQUEST_MB, and
- * answers with plain data plus the dataset versions it read.
+ * answers with plain data plus the dataset versions it read. The pool's warm-up task (WARMUP_TASK)
+ * runs the same statistics and frame work on a built-in granule (timeseries-warmup-granule.ts).
  */
 import type { Transferable } from 'node:worker_threads';
 import { workerData } from 'node:worker_threads';
@@ -23,7 +24,8 @@ import { granuleRasterBackendParams } from './granule-backend.ts';
 import { granuleArrayOpeners, granuleRasterOpeners } from './granule-backend-openers.ts';
 import { CoverageMemo } from './feature-statistics.ts';
 import { colormapOf, postProcessFor } from './image-output.ts';
-import type { SeriesTask, TaskAnswer, ThreadFrame } from './timeseries-threads.ts';
+import { isWarmupTask, type SeriesTask, type TaskAnswer, type ThreadFrame } from './timeseries-threads.ts';
+import { warmupGranule } from './timeseries-warmup-granule.ts';
 import { frameStep, gifDefs, statisticsDefs, statisticsStep, type GifStepParams, type StatisticsStepParams } from './timeseries-step-work.ts';
 import type { ColorMap } from '../../raster/colormap/types.ts';
 
@@ -52,8 +54,9 @@ const memoOf = (series: string): SeriesMemo => {
   return m;
 };
 
-async function run(task: SeriesTask, signal: AbortSignal): Promise<{ value: unknown; transfer?: Transferable[] }> {
-  const backend = backends[task.backend];
+type Backend = (typeof backends)[keyof typeof backends];
+
+async function run(task: SeriesTask, signal: AbortSignal, backend: Backend = backends[task.backend]): Promise<{ value: unknown; transfer?: Transferable[] }> {
   const memo = memoOf(task.series);
   if (task.kind === 'statistics') {
     const p = parseParams(statisticsDefs(backend.params, maxSide), task.raw) as unknown as StatisticsStepParams & Parameters<typeof backend.openGranules>[0];
@@ -74,16 +77,49 @@ async function run(task: SeriesTask, signal: AbortSignal): Promise<{ value: unkn
   return { value: frame, transfer: [index.buffer as ArrayBuffer] };
 }
 
-serveTasks(async (raw, signal) => {
-  const task = raw as SeriesTask;
+/** One task as the pool sends it: under its own request budget, read set and the series' shared work. */
+async function serve(task: SeriesTask, signal: AbortSignal, backend?: Backend): Promise<{ value: TaskAnswer<unknown>; transfer?: Transferable[] }> {
   const budget = new RequestBudget(config.limits.maxRequestBytes);
   const reads = new ReadSet();
   try {
     const shared = memoOf(task.series).shared;
-    const r = await runWithReadSet(reads, () => runWithBudget(budget, () => runWithSharedWork(() => run(task, signal), shared)));
+    const r = await runWithReadSet(reads, () => runWithBudget(budget, () => runWithSharedWork(() => run(task, signal, backend), shared)));
     const answer: TaskAnswer<unknown> = { value: r.value, reads: reads.deps(), ...(reads.uncacheable !== undefined ? { uncacheable: reads.uncacheable } : {}) };
     return { value: answer, ...(r.transfer ? { transfer: r.transfer } : {}) };
   } finally {
     budget.close();
   }
+}
+
+/** Rounds of the warm-up: V8 optimises a function after enough calls, not on the first. */
+const WARMUP_ROUNDS = 3;
+
+/**
+ * The warm-up: a statistics task and a GIF-frame task over the built-in granule, as a series'
+ * tasks run (same parsing, mosaic, warp, statistics, frame rendering), WARMUP_ROUNDS times, each
+ * round a new series (per-series memos are rebuilt as in a real series). Answers the rounds run.
+ */
+async function warmUp(signal: AbortSignal): Promise<number> {
+  const w = await warmupGranule(config.limits.maxBlockBytes, config.limits.maxReadPixels);
+  const backend: Backend = {
+    params: granuleRasterBackendParams,
+    ...granuleRasterOpeners(services, w.openAsset),
+  };
+  const query = { collection_concept_id: w.collection, temporal: w.temporal, assets: '0' };
+  const [minx, miny, maxx, maxy] = w.bbox.map(String);
+  const base = { backend: 'raster' as const, granules: [w.granule], searchBounds: w.searchBounds };
+  for (let round = 0; round < WARMUP_ROUNDS; round++) {
+    const series = `warmup-${round}`;
+    await serve({ ...base, kind: 'statistics', series, raw: { query, path: {} }, feature: w.feature }, signal, backend);
+    const frame = { ...base, kind: 'frame' as const, series, sized: true, bounds: w.bbox };
+    const path = { minx, miny, maxx, maxy, format: 'gif', width: '256', height: '256' };
+    await serve({ ...frame, raw: { query: { ...query, rescale: '2000,6000', colormap_name: 'viridis' }, path } }, signal, backend);
+    memos.delete(series);
+  }
+  return WARMUP_ROUNDS;
+}
+
+serveTasks(async (raw, signal) => {
+  if (isWarmupTask(raw)) return { value: await warmUp(signal) };
+  return serve(raw as SeriesTask, signal);
 });
