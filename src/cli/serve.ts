@@ -24,8 +24,14 @@ import { workerShare } from './worker-share.ts';
 /** Environment variable through which the supervisor tells its workers the cluster's size. */
 export const CLUSTER_SIZE_ENV = 'RASTILE_CLUSTER_SIZE';
 
-/** How `--workers N` > 1 runs when RASTILE_WORKER_MODE is not set (BENCHMARKS.md, workers; notes/decisions.md). */
-export const DEFAULT_WORKER_MODE: 'processes' | 'threads' = 'processes';
+/**
+ * How `--workers N` > 1 runs when RASTILE_WORKER_MODE is not set: threads on Linux (SO_REUSEPORT),
+ * where 2 threads served the tiles/s of 2 processes at 1.44× one worker's Σ RSS against 1.94×
+ * (BENCHMARKS.md, workers, 2026-11-26 09:02Z; notes/decisions.md); processes elsewhere. A thread's
+ * heap OOM ends that thread only (ERR_WORKER_OUT_OF_MEMORY) and it is restarted; a native crash ends
+ * the process — run several instances behind a balancer (README, Deploying).
+ */
+export const DEFAULT_WORKER_MODE: 'processes' | 'threads' = process.platform === 'linux' ? 'threads' : 'processes';
 
 const threadData = (): ThreadData | undefined =>
   !isMainThread && (workerData as Partial<ThreadData> | null)?.rastileThread === true ? (workerData as ThreadData) : undefined;
