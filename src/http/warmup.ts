@@ -48,7 +48,7 @@ async function warmArrayTile(maxReadPixels: number): Promise<void> {
 }
 
 /** One fetch() to a loopback listener of our own: loads the HTTP client and compiles its parser. */
-async function warmHttpClient(): Promise<void> {
+export async function warmHttpClient(): Promise<void> {
   const server = createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   try {

@@ -17,6 +17,7 @@ import { ReadSet, runWithReadSet } from '../../util/read-set.ts';
 import { RequestBudget, runWithBudget } from '../../util/request-budget.ts';
 import { runWithSharedWork, SharedWork } from '../../util/shared-work.ts';
 import { createServices } from '../services.ts';
+import { warmHttpClient } from '../warmup.ts';
 import { parseParams } from '../validation/params.ts';
 import { WGS84 } from '../../geo/crs.ts';
 import { granuleArrayBackendParams } from './granule-array-params.ts';
@@ -100,6 +101,14 @@ const WARMUP_ROUNDS = 3;
  * round a new series (per-series memos are rebuilt as in a real series). Answers the rounds run.
  */
 async function warmUp(signal: AbortSignal): Promise<number> {
+  // The first ArrayBuffer detached in an isolate (a transfer: a frame's answer; a fetch() reading
+  // its body) invalidates V8's "array buffer detaching" protector, which deoptimises every function
+  // compiled with typed-array accesses ("code dependencies" in --trace-deopt). Without this, the
+  // first real series' data-host reads threw away all the warm-up's optimised code (measured), to
+  // be recompiled during the series on V8's helper threads. So: detach one now, before compiling.
+  structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
+  // undici (the data-host reads): loaded, its parser compiled, as the main thread's start-up warm-up does
+  await warmHttpClient();
   const w = await warmupGranule(config.limits.maxBlockBytes, config.limits.maxReadPixels);
   const backend: Backend = {
     params: granuleRasterBackendParams,
