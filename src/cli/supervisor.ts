@@ -10,6 +10,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config.ts';
+import { RestartPolicy } from './restart-policy.ts';
 import { serveClusterMetrics } from './supervisor-metrics.ts';
 
 export interface SupervisorOptions {
@@ -22,26 +23,15 @@ export interface SupervisorOptions {
   maxBackoffMs?: number;
 }
 
-/** A worker that lived this long before dying resets the backoff. */
-const STABLE_MS = 10_000;
-/** Workers that die before any worker ever listened: the configuration is broken (port taken…). */
-const MAX_STARTUP_FAILURES = 3;
-
 export function runSupervisor(config: Config, options: SupervisorOptions): Promise<number> {
   const n = config.workers;
-  const baseBackoff = options.baseBackoffMs ?? 100;
-  const maxBackoff = options.maxBackoffMs ?? 10_000;
-  let restarts = 0;
+  const policy = new RestartPolicy(options.baseBackoffMs, options.maxBackoffMs);
   const listeningWorkers = new Set<Worker>();
-  serveClusterMetrics(() => ({ restarts, workers: listeningWorkers.size }));
+  serveClusterMetrics(() => ({ restarts: policy.restarts, workers: listeningWorkers.size }));
 
   const started = new Map<Worker, number>();
-  let quickDeaths = 0;
-  let everListening = false;
-  let startupFailures = 0;
   let stopping = false;
   let failedExit = false;
-  const pending = new Set<NodeJS.Timeout>();
 
   const fork = (): void => {
     const worker = cluster.fork({ [options.sizeEnv]: String(n) });
@@ -50,12 +40,12 @@ export function runSupervisor(config: Config, options: SupervisorOptions): Promi
 
   return new Promise<number>((resolve) => {
     const finishIfDone = (): void => {
-      if (stopping && Object.keys(cluster.workers ?? {}).length === 0 && pending.size === 0) resolve(failedExit ? 1 : 0);
+      if (stopping && Object.keys(cluster.workers ?? {}).length === 0 && policy.idle) resolve(failedExit ? 1 : 0);
     };
     let listening = 0;
     cluster.on('listening', (worker) => {
       listeningWorkers.add(worker);
-      everListening = true;
+      policy.listened();
       if (++listening === n) options.onReady();
     });
     cluster.on('exit', (worker, code, signal) => {
@@ -68,28 +58,22 @@ export function runSupervisor(config: Config, options: SupervisorOptions): Promi
         finishIfDone();
         return;
       }
-      if (!everListening && ++startupFailures >= MAX_STARTUP_FAILURES) {
-        console.error(`rastile: ${startupFailures} workers died before serving (exit code ${code}); giving up`);
+      const delay = policy.schedule(lived, () => {
+        if (!stopping) fork();
+      });
+      if (delay === undefined) {
+        console.error(`rastile: ${policy.startupFailures} workers died before serving (exit code ${code}); giving up`);
         failedExit = true;
         stop();
         return;
       }
-      quickDeaths = lived >= STABLE_MS ? 0 : quickDeaths + 1;
-      const delay = Math.min(maxBackoff, quickDeaths === 0 ? 0 : baseBackoff * 2 ** (quickDeaths - 1));
       console.error(`rastile: worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}) after ${lived} ms; restarting in ${delay} ms`);
-      restarts++;
-      const timer = setTimeout(() => {
-        pending.delete(timer);
-        if (!stopping) fork();
-      }, delay);
-      pending.add(timer);
     });
 
     const stop = (): void => {
       if (stopping) return;
       stopping = true;
-      for (const t of pending) clearTimeout(t);
-      pending.clear();
+      policy.cancel();
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
       // The workers cut their own requests at the deadline; this is for a worker that hangs.
       setTimeout(() => {

@@ -17,6 +17,7 @@
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
+import { RestartPolicy } from './restart-policy.ts';
 import { serveThreadMetrics } from './supervisor-metrics.ts';
 
 /** Messages between the main thread and the serving threads. */
@@ -48,11 +49,6 @@ export interface ThreadOptions {
   signal?: AbortSignal;
 }
 
-/** A thread that lived this long before dying resets the backoff. */
-const STABLE_MS = 10_000;
-/** Threads that die before any thread ever listened: the configuration is broken (port taken…). */
-const MAX_STARTUP_FAILURES = 3;
-
 /** Binds host:0 in a SO_REUSEPORT group: the port the threads will share, and the socket to close once they listen. */
 function reservePort(host: string): Promise<net.Server> {
   return new Promise((resolve, reject) => {
@@ -64,8 +60,7 @@ function reservePort(host: string): Promise<net.Server> {
 
 export async function runThreads(config: Config, options: ThreadOptions): Promise<number> {
   const n = config.workers;
-  const baseBackoff = options.baseBackoffMs ?? 100;
-  const maxBackoff = options.maxBackoffMs ?? 10_000;
+  const policy = new RestartPolicy(options.baseBackoffMs, options.maxBackoffMs);
   let reserved: net.Server | undefined;
   let port = config.port;
   if (port === 0) {
@@ -74,22 +69,17 @@ export async function runThreads(config: Config, options: ThreadOptions): Promis
   }
   const live = new Set<Worker>();
   const listening = new Set<Worker>();
-  let restarts = 0;
   const watch = serveThreadMetrics(
     () => [...listening],
-    () => ({ restarts, workers: listening.size }),
+    () => ({ restarts: policy.restarts, workers: listening.size }),
   );
-  let quickDeaths = 0;
-  let everListening = false;
-  let startupFailures = 0;
   let stopping = false;
   let failedExit = false;
   let firstReady = 0;
-  const pending = new Set<NodeJS.Timeout>();
 
   return new Promise<number>((resolve) => {
     const finishIfDone = (): void => {
-      if (stopping && live.size === 0 && pending.size === 0) {
+      if (stopping && live.size === 0 && policy.idle) {
         reserved?.close();
         console.error(failedExit ? 'rastile: worker threads stopped, not all cleanly' : 'rastile: every worker thread drained, exiting');
         process.off('SIGTERM', stop);
@@ -106,7 +96,7 @@ export async function runThreads(config: Config, options: ThreadOptions): Promis
       thread.on('message', (message: { type?: string } | null) => {
         if (message?.type !== THREAD_MSG.listening) return;
         listening.add(thread);
-        everListening = true;
+        policy.listened();
         if (stopping) thread.postMessage({ type: THREAD_MSG.drain });
         else if (++firstReady === n) {
           reserved?.close();
@@ -124,29 +114,23 @@ export async function runThreads(config: Config, options: ThreadOptions): Promis
           finishIfDone();
           return;
         }
-        if (!everListening && ++startupFailures >= MAX_STARTUP_FAILURES) {
-          console.error(`rastile: ${startupFailures} worker threads died before serving (exit code ${code}); giving up`);
+        const delay = policy.schedule(lived, () => {
+          if (!stopping) start();
+        });
+        if (delay === undefined) {
+          console.error(`rastile: ${policy.startupFailures} worker threads died before serving (exit code ${code}); giving up`);
           failedExit = true;
           stop();
           return;
         }
-        quickDeaths = lived >= STABLE_MS ? 0 : quickDeaths + 1;
-        const delay = Math.min(maxBackoff, quickDeaths === 0 ? 0 : baseBackoff * 2 ** (quickDeaths - 1));
         console.error(`rastile: worker thread ${thread.threadId} died (exit code ${code}) after ${lived} ms; restarting in ${delay} ms`);
-        restarts++;
-        const timer = setTimeout(() => {
-          pending.delete(timer);
-          if (!stopping) start();
-        }, delay);
-        pending.add(timer);
       });
     };
 
     const stop = (): void => {
       if (stopping) return;
       stopping = true;
-      for (const t of pending) clearTimeout(t);
-      pending.clear();
+      policy.cancel();
       // A thread still loading gets the message once it listens (above); one that listens drains now.
       for (const thread of listening) thread.postMessage({ type: THREAD_MSG.drain });
       // The threads cut their own requests at the deadline; this is for a thread that hangs.
