@@ -92,8 +92,12 @@ async function serve(task: SeriesTask, signal: AbortSignal, backend?: Backend): 
   }
 }
 
-/** Rounds of the warm-up: V8 optimises a function after enough calls, not on the first. */
-const WARMUP_ROUNDS = 3;
+/**
+ * Rounds of the warm-up: V8 optimises a function after enough calls, not on the first. Measured
+ * (BENCHMARKS.md, "Warm pool threads"): 3 rounds left ~45 optimisations to the first series, 6 → 12
+ * cut the 2-thread statistics series from 540/920 to 453/720 and 412/670 ms wall/CPU (~0.2 s per thread at start).
+ */
+const WARMUP_ROUNDS = 12;
 
 /**
  * The warm-up: a statistics task and a GIF-frame task over the built-in granule, as a series'
