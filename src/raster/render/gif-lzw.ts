@@ -81,19 +81,11 @@ export function lzwImageData(index: Uint8Array, minCodeSize: number, out: Uint8A
         ent = codes[h]!;
         continue;
       }
-      // no string (ent, c) yet: write ent, then add the string or reset the table
+      // No string (ent, c) yet: write ent, then add the string or write a clear code and reset the
+      // table. At most 7 + 12 + 12 bits are then pending: they fit the int32 accumulator, so one
+      // flush after both codes does.
       acc |= ent << bits;
       bits += codeSize;
-      while (bits >= 8) {
-        out[pos++] = acc & 255;
-        acc >>>= 8;
-        bits -= 8;
-        if (++count === BLOCK) {
-          out[lenPos] = BLOCK;
-          lenPos = pos++;
-          count = 0;
-        }
-      }
       if (next > maxCode) {
         codeSize++;
         maxCode = codeSize === 12 ? MAX_CODE : (1 << codeSize) - 1;
@@ -105,16 +97,6 @@ export function lzwImageData(index: Uint8Array, minCodeSize: number, out: Uint8A
       } else {
         acc |= clear << bits;
         bits += codeSize;
-        while (bits >= 8) {
-          out[pos++] = acc & 255;
-          acc >>>= 8;
-          bits -= 8;
-          if (++count === BLOCK) {
-            out[lenPos] = BLOCK;
-            lenPos = pos++;
-            count = 0;
-          }
-        }
         if (++generation > MAX_GENERATION) {
           keys.fill(0);
           generation = 1;
@@ -124,20 +106,20 @@ export function lzwImageData(index: Uint8Array, minCodeSize: number, out: Uint8A
         codeSize = minCodeSize + 1;
         maxCode = (1 << codeSize) - 1;
       }
-    }
-    // the last string, then end of information
-    acc |= ent << bits;
-    bits += codeSize;
-    while (bits >= 8) {
-      out[pos++] = acc & 255;
-      acc >>>= 8;
-      bits -= 8;
-      if (++count === BLOCK) {
-        out[lenPos] = BLOCK;
-        lenPos = pos++;
-        count = 0;
+      while (bits >= 8) {
+        out[pos++] = acc & 255;
+        acc >>>= 8;
+        bits -= 8;
+        if (++count === BLOCK) {
+          out[lenPos] = BLOCK;
+          lenPos = pos++;
+          count = 0;
+        }
       }
     }
+    // the last string, then end of information (flushed below, with any bits left)
+    acc |= ent << bits;
+    bits += codeSize;
     if (next > maxCode) codeSize++;
     acc |= eoi << bits;
     bits += codeSize;
