@@ -55,21 +55,13 @@ class ReusedHandle {
     this.handle.reset();
   }
 
-  /** One write; returns [bytes of output left free, bytes of input left unread]. Throws on bad data. */
-  write(flush: number, input: Uint8Array, inOff: number, out: Uint8Array, outOff: number): [number, number] {
-    this.handle.writeSync(flush, input, inOff, input.length - inOff, out, outOff, out.length - outOff);
-    if (this.error !== null) throw new ZlibDataError(this.error);
-    return [this.state[0], this.state[1]];
-  }
-
-  /** One write into `out[outOff…outOff + outLen)`; read the result with lastState(). Throws on bad data. */
-  writeRange(flush: number, input: Uint8Array, inOff: number, out: Uint8Array, outOff: number, outLen: number): void {
+  /**
+   * One write into `out[outOff…outOff + outLen)` (to the end of `out` by default); returns [bytes
+   * of output left free, bytes of input left unread]. Throws on bad data.
+   */
+  write(flush: number, input: Uint8Array, inOff: number, out: Uint8Array, outOff: number, outLen = out.length - outOff): [number, number] {
     this.handle.writeSync(flush, input, inOff, input.length - inOff, out, outOff, outLen);
     if (this.error !== null) throw new ZlibDataError(this.error);
-  }
-
-  /** [bytes of output left free, bytes of input left unread] after the last write. */
-  lastState(): [number, number] {
     return [this.state[0], this.state[1]];
   }
 
@@ -284,14 +276,15 @@ export class InflateStream {
    */
   write(input: Uint8Array, inOff: number, out: Uint8Array, outOff: number, outLen: number): [number, number] {
     const h = this.handle!;
+    let freeOut: number;
+    let leftIn: number;
     try {
-      h.writeRange(zlib.constants.Z_SYNC_FLUSH, input, inOff, out, outOff, outLen);
+      [freeOut, leftIn] = h.write(zlib.constants.Z_SYNC_FLUSH, input, inOff, out, outOff, outLen);
     } catch (err) {
       this.handle = null;
       h.close();
       throw err;
     }
-    const [freeOut, leftIn] = h.lastState();
     return [outLen - freeOut, input.length - inOff - leftIn];
   }
 

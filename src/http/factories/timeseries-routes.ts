@@ -126,12 +126,6 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     runWithSharedWork(() => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }));
   /** The request's parameters for one step: its `temporal`, everything else unchanged. */
   const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
-  /**
-   * One step's read. With a backend's `searchStep`, the search comes first and steps that found
-   * the same granules share one read (consecutive steps inside one granule's time range are the
-   * same mosaic); a step finding nothing is a 204 step without a read. Otherwise the reader
-   * searches as the single-step route does.
-   */
   // RASTILE_TIMESERIES_THREADS > 0: each granule set's work runs on a worker thread (one task per
   // set, so its blocks are fetched once); the pool's threads start with the first series.
   const pool = threadBackend !== undefined && searchStep !== undefined ? timeseriesPool(app, services) : undefined;
