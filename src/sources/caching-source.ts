@@ -42,7 +42,11 @@ export class CachingSource implements Source {
     return this.inner.changed === true;
   }
 
-  async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+  /**
+   * The start of every read: validates the range and counts it; answers an empty array when there
+   * is nothing to read, the cached bytes (a copy) on a hit, undefined on a miss.
+   */
+  private fromCache(offset: number, length: number): Uint8Array | undefined {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       // Format readers validate ranges from file structures (cog-source.ts): this is a bug of ours.
       throw Errors.internal(`Invalid byte range offset=${offset} length=${length}`);
@@ -56,8 +60,13 @@ export class CachingSource implements Source {
     if (hit !== undefined) {
       this.stats.cacheHits++;
       METRICS.hit(hit.length);
-      return hit;
     }
+    return hit;
+  }
+
+  async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const known = this.fromCache(offset, length);
+    if (known !== undefined) return known;
 
     const { result, shared } = this.inFlight.join(
       `${offset}:${length}`,
@@ -82,24 +91,11 @@ export class CachingSource implements Source {
    */
   async stream(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number> {
     if (this.inner.stream === undefined) return streamRead({ url: this.url, fetch: (o, l, s) => this.fetch(o, l, s) }, offset, length, sink, signal);
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
-      throw Errors.internal(`Invalid byte range offset=${offset} length=${length}`);
-    }
-    this.stats.reads++;
-    const size = this.inner.size;
-    if (length === 0 || (size !== undefined && offset >= size)) {
+    const known = this.fromCache(offset, length);
+    if (known !== undefined) {
       sink.restart();
-      return 0;
-    }
-    if (this.inner.changed === true) throw sourceChanged(this.url, 'another version was seen');
-    const end = size !== undefined ? Math.min(offset + length, size) : offset + length;
-    const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end);
-    if (hit !== undefined) {
-      this.stats.cacheHits++;
-      METRICS.hit(hit.length);
-      sink.restart();
-      sink.write(hit);
-      return hit.length;
+      if (known.length > 0) sink.write(known);
+      return known.length;
     }
     METRICS.miss();
     return this.inner.stream(offset, length, sink, signal);
