@@ -6,10 +6,12 @@
  */
 
 const REMOTE = /^(https?:\/\/|s3:\/\/|file:\/\/|\/vsicurl\/|\/vsis3\/)/i;
+/** Locations whose `?…` is a query string (elsewhere `?` is part of a file or key name). */
+const WITH_QUERY = /^(https?:\/\/|\/vsicurl\/)/i;
 
 /** `location` split into its path part and its query (`?…`; http(s) and /vsicurl/ only, '' otherwise). */
 function splitQuery(location: string): { path: string; query: string } {
-  const q = /^(https?:\/\/|\/vsicurl\/)/i.test(location) ? location.indexOf('?') : -1;
+  const q = WITH_QUERY.test(location) ? location.indexOf('?') : -1;
   return q < 0 ? { path: location, query: '' } : { path: location.slice(0, q), query: location.slice(q) };
 }
 
@@ -17,7 +19,7 @@ function splitQuery(location: string): { path: string; query: string } {
 export function resolveStoreKey(base: string, key: string): string {
   const rel = key.replace(/^\/+/, '');
   if (rel === '') return base;
-  if (/^(https?:\/\/|\/vsicurl\/)/i.test(base)) {
+  if (WITH_QUERY.test(base)) {
     // Keep a query string (signed URLs) after the path; encode each key segment.
     const { path, query } = splitQuery(base);
     return `${path.replace(/\/+$/, '')}/${rel.split('/').map(encodeURIComponent).join('/')}${query}`;
