@@ -7,22 +7,25 @@
  * each read computes its own, as before.
  *
  * Values are keyed by a string that must name every input of the computation exactly; they are
- * shared read-only. Kept bytes are bounded (oldest dropped first) and charged to the request's
+ * shared read-only. Kept bytes are bounded (least recently used dropped first) and charged to the request's
  * budget; a value that would not fit, or that the budget refuses, is computed and not kept.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { LruCache } from './lru-cache.ts';
 import { chargeRequest } from './request-budget.ts';
 
 /** What one series may keep (two 512² warps' coordinates are 8 MiB). */
 export const SHARED_WORK_BYTES = 32 * 1024 * 1024;
 
 export class SharedWork {
-  private readonly kept = new Map<string, { value: unknown; bytes: number }>();
-  private keptBytes = 0;
+  /** Byte-bounded, least recently used dropped first (the project's LruCache). */
+  private readonly kept: LruCache<string, { value: unknown; bytes: number }>;
   /** Values served from the scope instead of computed (tests, benches). */
   hits = 0;
 
-  constructor(private readonly maxBytes = SHARED_WORK_BYTES) {}
+  constructor(maxBytes = SHARED_WORK_BYTES) {
+    this.kept = new LruCache(maxBytes, (e) => e.bytes);
+  }
 
   /**
    * The value kept for `key`, else `compute()` — kept when its `bytes` (known before computing)
@@ -35,17 +38,15 @@ export class SharedWork {
       this.hits++;
       return found.value as T;
     }
-    if (bytes > this.maxBytes || !this.charge(bytes)) return compute();
+    if (bytes > this.kept.maxBytes || !this.charge(bytes)) return compute();
     const value = compute();
-    while (this.keptBytes + bytes > this.maxBytes) this.dropOldest();
     this.kept.set(key, { value, bytes });
-    this.keptBytes += bytes;
-    if (value instanceof Promise) value.catch(() => this.forget(key));
+    if (value instanceof Promise) value.catch(() => this.kept.get(key)?.value === value && this.kept.delete(key));
     return value;
   }
 
   get bytesKept(): number {
-    return this.keptBytes;
+    return this.kept.usedBytes;
   }
 
   private charge(bytes: number): boolean {
@@ -55,18 +56,6 @@ export class SharedWork {
     } catch {
       return false;
     }
-  }
-
-  private forget(key: string): void {
-    const entry = this.kept.get(key);
-    if (entry === undefined) return;
-    this.kept.delete(key);
-    this.keptBytes -= entry.bytes;
-  }
-
-  private dropOldest(): void {
-    const oldest = this.kept.keys().next();
-    if (!oldest.done) this.forget(oldest.value);
   }
 }
 
