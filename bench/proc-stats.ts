@@ -99,8 +99,8 @@ export function threadTimes(pids: number[]): Map<string, ThreadTime> {
  * Worker threads and V8's helpers are both named `node`: the `servingThreads` busiest of those are
  * taken as the serving threads' event loops.
  */
-export function splitCpu(before: Map<string, ThreadTime>, after: Map<string, ThreadTime>, primary: number, servingThreads = 0): CpuSplit {
-  const split: CpuSplit = { primary: 0, main: 0, pool: 0, v8: 0, other: 0 };
+export function splitCpu(before: Map<string, ThreadTime>, after: Map<string, ThreadTime>, primary: number, servingThreads = 0): CpuSplit & { loops: number[] } {
+  const split: CpuSplit & { loops: number[] } = { primary: 0, main: 0, pool: 0, v8: 0, other: 0, loops: [] };
   const deltas = [...after.entries()].map(([k, t]) => ({ ...t, d: t.ms - (before.get(k)?.ms ?? 0) }));
   const serving = new Set(
     deltas
@@ -123,6 +123,17 @@ export function splitCpu(before: Map<string, ThreadTime>, after: Map<string, Thr
                 ? 'v8'
                 : 'other';
     split[kind] += t.d;
+    if (kind === 'main') split.loops.push(t.d);
   }
   return split;
+}
+
+/** The machine's CPU so far from /proc/stat: busy and idle (idle + iowait) ms summed over every core. */
+export function machineCpuMs(): { busy: number; idle: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const tick = 1000 / CLK_TCK;
+  const idle = (f[3] + f[4]) * tick;
+  // user nice system idle iowait irq softirq steal (guest time is already in user)
+  const busy = (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * tick;
+  return { busy, idle };
 }

@@ -26,6 +26,10 @@
  * A worker count "Nt" runs `--workers N` as worker threads of one process
  * (`RASTILE_WORKER_MODE=threads`; "N" alone is the node:cluster mode, processes): its main thread
  * is counted as the supervisor, the N busiest threads named `node` as the event loops.
+ * Beside it, what the machine did during the measured run (/proc/stat): the cores left idle and the
+ * cores other processes took (neither the tree nor wrk) — at 2 workers on 2 cores the tree can only
+ * use what those leave — and the event loops' balance (least ÷ most busy loop's CPU: connections
+ * spread unevenly over the workers show there).
  * Extra node flags for experiments: BENCH_NODE_ARGS (e.g. --single-threaded-gc).
  *
  *   /usr/bin/python3 bench/make-bench-data.py      # once
@@ -41,7 +45,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
-import { splitCpu, threadTimes, tree, treeCpuMs, treeMemory, type CpuSplit } from './proc-stats.ts';
+import { machineCpuMs, splitCpu, threadTimes, tree, treeCpuMs, treeMemory, type CpuSplit } from './proc-stats.ts';
 import { out, tileList, tileUrl } from './tile-urls.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -195,12 +199,16 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     };
     const sampler = setInterval(sample, 100);
     const load = os.loadavg()[0];
+    const machine0 = machineCpuMs();
     const r = await wrkAll(seconds);
+    const machine1 = machineCpuMs();
     clearInterval(sampler);
     sample();
     const cpu = treeCpuMs(pids) - cpu0;
     const split = splitCpu(split0, threadTimes(pids), supervisor, servingThreads);
     const perTile = (k: keyof CpuSplit): number => split[k] / r.requests;
+    // Event loops' balance: the least busy loop's CPU ÷ the busiest's (1 = even; connections spread unevenly show here).
+    const loopBalance = split.loops.length > 1 ? Math.min(...split.loops) / Math.max(...split.loops) : 1;
     const counters1 = await allCounters();
     const decoded = counters1.decodes - counters0.decodes;
     const ok = r.requests - r.non2xx;
@@ -215,6 +223,11 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
       cpuMsPerTile: cpu / r.requests,
       treeCores: cpu / wallMs,
       wrkCores: r.cpuMs / wallMs,
+      // The machine during the run: cores left idle, and cores other processes (not the tree, not wrk) took.
+      idleCores: (machine1.idle - machine0.idle) / wallMs,
+      othersCores: (machine1.busy - machine0.busy - cpu - r.cpuMs) / wallMs,
+      loopCores: split.main / wallMs,
+      loopBalance,
       p50: r.p50_us / 1000,
       p99: r.p99_us / 1000,
       decodesPerTile: decoded / r.requests,
@@ -304,13 +317,15 @@ async function main(): Promise<void> {
   }
   console.log('\nCPU ms per tile by thread (all workers summed; wrk is outside the tree):');
   console.log(
-    "| workers | supervisor | workers' event-loop threads | libuv pool (zlib, fs, sharp) | V8 helpers (GC, compiler) | other threads | wrk | full GCs per 100 tiles | GC pause ms/tile |",
+    "| workers | supervisor | workers' event-loop threads | libuv pool (zlib, fs, sharp) | V8 helpers (GC, compiler) | other threads | wrk | full GCs per 100 tiles | GC pause ms/tile | " +
+      'cores: event loops / machine idle / other processes | event-loop balance (least ÷ most busy) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const f = (k: string): string => r[k].toFixed(2);
     console.log(
-      `| ${label(r)} | ${f('primaryMs')} | ${f('mainMs')} | ${f('poolMs')} | ${f('v8Ms')} | ${f('otherMs')} | ${f('wrkMs')} | ${f('majorGcsPer100')} | ${f('gcMs')} |`,
+      `| ${label(r)} | ${f('primaryMs')} | ${f('mainMs')} | ${f('poolMs')} | ${f('v8Ms')} | ${f('otherMs')} | ${f('wrkMs')} | ${f('majorGcsPer100')} | ${f('gcMs')} | ` +
+        `${f('loopCores')} / ${f('idleCores')} / ${f('othersCores')} | ${f('loopBalance')} |`,
     );
   }
 }
