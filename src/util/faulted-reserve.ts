@@ -8,7 +8,8 @@
  * it). Touching its pages while the chunk's request is out blocked the event loop before the
  * request was even written (undici sends a few turns later), so the faults delayed the round
  * trip instead of hiding in it. A buffer from here has its pages in already; the next one is
- * faulted in once no chunk read has asked for one for IDLE_MS, a slice at a time.
+ * faulted in IDLE_MS after the last chunk read ended (`done`), a slice per turn of the event
+ * loop, and the refill stops when a chunk read starts (`take`): it never runs beside one.
  *
  * Never reused: a buffer leaves the reserve once and belongs to its caller from then on (the
  * chunk cache, then the garbage collector), so no reference held anywhere can see another
@@ -18,8 +19,8 @@
 
 /** Buffers smaller than this are not worth keeping (their faults cost < 1 ms). */
 export const MIN_RESERVED_BYTES = 256 * 1024;
-/** Wait this long after the last take before faulting a new buffer in (off the request's path). */
-export const IDLE_MS = 50;
+/** Wait this long after the last chunk read ended before faulting a new buffer in (the request's window, warp and encoding run meanwhile). */
+export const IDLE_MS = 100;
 /** Pages touched per turn of the event loop while refilling (~1–2 ms of CPU). */
 const SLICE_BYTES = 256 * 1024;
 const PAGE = 4096;
@@ -32,6 +33,8 @@ export class FaultedReserve {
   private timer: NodeJS.Timeout | null = null;
   private filling = false;
   private made = 0;
+  /** Chunk reads between `take` and `done`: no refill runs while one is. */
+  private active = 0;
 
   constructor(
     /** Bytes of ready buffers kept at most (sizes past it are forgotten, oldest first). */
@@ -41,18 +44,30 @@ export class FaultedReserve {
 
   /**
    * A fresh, faulted-in buffer of exactly `n` bytes (all zero), or null when none is ready (the
-   * caller allocates its own). Either way a buffer of this size is made ready once idle.
+   * caller allocates its own). Either way a buffer of this size is made ready once idle. The
+   * caller calls `done(n)` once its read has ended, whatever its outcome.
    */
   take(n: number): ArrayBuffer | null {
     if (n < MIN_RESERVED_BYTES || n > this.maxBytes) return null;
+    this.active++;
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
     const i = this.wanted.indexOf(n);
     if (i >= 0) this.wanted.splice(i, 1);
     this.wanted.push(n);
     while (this.wanted.reduce((a, b) => a + b, 0) > this.maxBytes) this.ready.delete(this.wanted.shift()!);
     const buf = this.ready.get(n) ?? null;
     this.ready.delete(n);
-    this.arm();
     return buf;
+  }
+
+  /** The read that took a buffer of `n` bytes (or was refused one) has ended. */
+  done(n: number): void {
+    if (n < MIN_RESERVED_BYTES || n > this.maxBytes) return;
+    this.active = Math.max(0, this.active - 1);
+    if (this.active === 0) this.arm();
   }
 
   /** Buffers made so far (tests). */
@@ -98,9 +113,10 @@ export class FaultedReserve {
         const buf = new ArrayBuffer(n);
         const bytes = new Uint8Array(buf);
         for (let at = 0; at < n;) {
+          await new Promise((r) => setImmediate(r));
+          if (this.active > 0) return; // a chunk read started: `done` re-arms the refill
           const end = Math.min(n, at + SLICE_BYTES);
           for (; at < end; at += PAGE) bytes[at] = 0;
-          await new Promise((r) => setImmediate(r));
         }
         this.made++;
         // a size forgotten meanwhile (others asked for) is dropped, not kept

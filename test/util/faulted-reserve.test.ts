@@ -4,9 +4,16 @@ import { FaultedReserve, MIN_RESERVED_BYTES } from '../../src/util/faulted-reser
 
 const N = MIN_RESERVED_BYTES * 2;
 
-test('a size is made ready after its first take, with zero bytes of exactly that size', async () => {
+/** One chunk read of `n` bytes: take, then done (what StreamedChunk does). */
+function read(r: FaultedReserve, n: number): ArrayBuffer | null {
+  const buf = r.take(n);
+  r.done(n);
+  return buf;
+}
+
+test('a size is made ready after its first read, with zero bytes of exactly that size', async () => {
   const r = new FaultedReserve(16 * N, 1);
-  assert.equal(r.take(N), null); // nothing ready yet: the caller allocates its own
+  assert.equal(read(r, N), null); // nothing ready yet: the caller allocates its own
   await r.settled();
   assert.equal(r.bytesReady, N);
   const buf = r.take(N);
@@ -18,11 +25,11 @@ test('a size is made ready after its first take, with zero bytes of exactly that
 
 test('a buffer handed out is never handed out again, and its holder’s bytes are never touched', async () => {
   const r = new FaultedReserve(16 * N, 1);
-  r.take(N);
+  read(r, N);
   const held: Array<{ buf: ArrayBuffer; mark: number }> = [];
   for (let i = 0; i < 6; i++) {
     await r.settled();
-    const buf = r.take(N);
+    const buf = read(r, N);
     assert.ok(buf !== null);
     // the holder (a chunk cache entry) fills it and keeps it
     new Uint8Array(buf).fill(i + 1);
@@ -43,28 +50,33 @@ test('a buffer handed out is never handed out again, and its holder’s bytes ar
 
 test('small and oversized requests are not served; the byte bound keeps the most recent sizes', async () => {
   const r = new FaultedReserve(3 * N, 1);
-  assert.equal(r.take(MIN_RESERVED_BYTES - 1), null);
-  assert.equal(r.take(4 * N), null);
+  assert.equal(read(r, MIN_RESERVED_BYTES - 1), null);
+  assert.equal(read(r, 4 * N), null);
   await r.settled();
   assert.equal(r.bytesReady, 0, 'neither size is kept');
-  r.take(N);
-  r.take(2 * N);
+  read(r, N);
+  read(r, 2 * N);
   await r.settled();
   assert.equal(r.bytesReady, 3 * N);
-  r.take(N + 4096); // a third size: the oldest (N) is forgotten to stay within 3·N
+  read(r, N + 4096); // a third size: older ones are forgotten to stay within 3·N
   await r.settled();
   assert.ok(r.bytesReady <= 3 * N);
   assert.equal(r.take(N), null);
-  const b = r.take(2 * N);
-  assert.ok(b === null || b.byteLength === 2 * N);
 });
 
-test('refills run off the caller’s turn: a take returns at once, the buffer is made after the idle delay', async () => {
-  const r = new FaultedReserve(16 * N, 20);
-  r.take(N);
-  assert.equal(r.buffersMade, 0);
-  await new Promise((res) => setTimeout(res, 5));
-  assert.equal(r.buffersMade, 0, 'not made before the idle delay');
+test('refills wait until no read is running, and stop when one starts', async () => {
+  const r = new FaultedReserve(16 * N, 5);
+  r.take(N); // a read in progress
+  await new Promise((res) => setTimeout(res, 20));
+  assert.equal(r.buffersMade, 0, 'nothing is made while a read runs');
+  r.done(N);
+  assert.equal(r.buffersMade, 0, 'done returns at once');
+  await new Promise((res) => setTimeout(res, 8)); // the idle delay passed: the refill started
+  r.take(2 * N); // another read starts mid-refill: the refill stops
+  const made = r.buffersMade;
+  await new Promise((res) => setTimeout(res, 20));
+  assert.equal(r.buffersMade, made, 'no buffer finished while the read ran');
+  r.done(2 * N);
   await r.settled();
-  assert.equal(r.buffersMade, 1);
+  assert.equal(r.bytesReady, 3 * N, 'both sizes ready once idle');
 });

@@ -44,6 +44,7 @@ export class StreamedChunk implements ByteSink {
   private readonly planeLength: number;
   /** Whether the pages of `out` are in (a reserved buffer, or prefault ran to the end). */
   private faulted: boolean;
+  private closed = false;
 
   constructor(
     private readonly chunkBytes: number,
@@ -113,6 +114,8 @@ export class StreamedChunk implements ByteSink {
   /** Gives the inflater back for reuse: call once the read has settled, whatever its outcome. */
   close(): void {
     this.inflater.close();
+    if (this.pieces === null && !this.closed) FAULTED_RESERVE.done(this.chunkBytes);
+    this.closed = true;
   }
 
   private inflate(piece: Uint8Array): void {
