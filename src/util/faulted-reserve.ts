@@ -20,7 +20,7 @@
 /** Buffers smaller than this are not worth keeping (their faults cost < 1 ms). */
 export const MIN_RESERVED_BYTES = 256 * 1024;
 /** Wait this long after the last chunk read ended before faulting a new buffer in (the request's window, warp and encoding run meanwhile). */
-export const IDLE_MS = 100;
+export const IDLE_MS = 250;
 /** Pages touched per turn of the event loop while refilling (~1–2 ms of CPU). */
 const SLICE_BYTES = 256 * 1024;
 const PAGE = 4096;
