@@ -300,7 +300,9 @@ async function main(): Promise<void> {
     `Workers benchmark ${new Date().toISOString().slice(0, 16)}Z: ${kept.length} tiles, wrk -t1 -c${connections} ${seconds} s, PNG, ` +
       `${rounds} round(s) interleaved (medians); load average (1 min) ${load0} before, ${load1} after; ${os.availableParallelism()} cores`,
   );
-  const knobs = ['BENCH_NODE_ARGS', 'UV_THREADPOOL_SIZE', 'RASTILE_BLOCK_CACHE_MB'].filter((k) => process.env[k] !== undefined);
+  const knobs = ['BENCH_NODE_ARGS', 'UV_THREADPOOL_SIZE', 'RASTILE_BLOCK_CACHE_MB', 'RASTILE_V8_HEAP_GROWING_PERCENT'].filter(
+    (k) => process.env[k] !== undefined,
+  );
   if (knobs.length > 0) console.log(`Settings: ${knobs.map((k) => `${k}=${process.env[k]}`).join(' ')}`);
   console.log(
     '| workers | load | tiles/s | × 1 worker | CPU ms/tile (tree) | cores used: tree / wrk | p50 / p99 ms | decodes/tile (passes over the list) | ' +

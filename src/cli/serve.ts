@@ -19,6 +19,7 @@ import { announce, networkPolicy } from './announce.ts';
 import { portInUse, portProblem } from './port-check.ts';
 import { runSupervisor } from './supervisor.ts';
 import { runThreads, THREAD_MSG, type ThreadData } from './threads.ts';
+import { applyHeapGrowth, heapGrowthFlag } from './v8-heap-growth.ts';
 import { workerShare } from './worker-share.ts';
 
 /** Environment variable through which the supervisor tells its workers the cluster's size. */
@@ -40,6 +41,9 @@ const threadData = (): ThreadData | undefined =>
 export async function serve(config: Config): Promise<never> {
   let code: number;
   const thread = threadData();
+  // V8's old-generation growth for every serving isolate (src/cli/v8-heap-growth.ts): process-wide, so
+  // set once per process before any app loads (worker threads inherit it; cluster workers run this too).
+  if (thread === undefined) applyHeapGrowth();
   if (thread !== undefined) {
     const { joinClusterMetrics } = await import('../util/cluster-metrics.ts');
     joinClusterMetrics('thread');
@@ -93,6 +97,7 @@ export async function serveProcess(config: Config, options: { announce: boolean;
   const lifecycle = new Lifecycle();
   // RASTILE_CACHE_FAST_PATH=0: every request through Fastify (the response cache's fast path off; benchmarks compare).
   const app = buildApp(config, { logger: true, lifecycle, cacheFastPath: process.env['RASTILE_CACHE_FAST_PATH'] !== '0' });
+  app.log.info({ v8Flags: heapGrowthFlag(process.env) ?? null }, 'V8 old-generation growth (RASTILE_V8_HEAP_GROWING_PERCENT)');
   // Warm the array tile path before listening (src/http/warmup.ts): the first tile is not a cold one.
   if (process.env.RASTILE_WARMUP !== '0') {
     const { warmUp } = await import('../http/warmup.ts');

@@ -69,6 +69,8 @@ describe('rastile serve --workers 2 --worker-mode threads', () => {
       // The kernel hashes each new connection to one of the two listeners: 40 connections reach both.
       const seen = await threadsSeen(`${url}/tileMatrixSets/WebMercatorQuad`, 40);
       assert.equal(seen.size, 2, `threads seen: ${[...seen].join(', ')}`);
+      // Each serving thread runs under the default old-generation growth (src/cli/v8-heap-growth.ts).
+      assert.equal(out.match(/"v8Flags":"--heap-growing-percent=100"/g)?.length, 2, out);
 
       const text = await (await fetch(`${url}/metrics`)).text();
       assert.equal(metric(text, 'rastile_workers'), 2);
