@@ -97,7 +97,6 @@ export async function serveProcess(config: Config, options: { announce: boolean;
   const lifecycle = new Lifecycle();
   // RASTILE_CACHE_FAST_PATH=0: every request through Fastify (the response cache's fast path off; benchmarks compare).
   const app = buildApp(config, { logger: true, lifecycle, cacheFastPath: process.env['RASTILE_CACHE_FAST_PATH'] !== '0' });
-  app.log.info({ v8Flags: heapGrowthFlag(process.env) ?? null }, 'V8 old-generation growth (RASTILE_V8_HEAP_GROWING_PERCENT)');
   // Warm the array tile path before listening (src/http/warmup.ts): the first tile is not a cold one.
   if (process.env.RASTILE_WARMUP !== '0') {
     const { warmUp } = await import('../http/warmup.ts');
@@ -131,6 +130,7 @@ export async function serveProcess(config: Config, options: { announce: boolean;
     return 2;
   }
   if (options.thread === true) parentPort?.postMessage({ type: THREAD_MSG.listening });
+  app.log.info({ v8Flags: heapGrowthFlag(process.env) ?? null }, 'V8 old-generation growth (RASTILE_V8_HEAP_GROWING_PERCENT)');
   if (options.announce && signalled === undefined) {
     app.log.info({ localRoots: config.sources.localRoots, network: networkPolicy(config) }, 'local roots and network policy');
     // `--port 0` binds a free port: the banner's links name the one bound.

@@ -50,7 +50,8 @@ describe('V8 old-generation growth for serving isolates', () => {
       await new Promise<void>((resolve, reject) => {
         const seen = (d: Buffer): void => {
           out += d.toString();
-          if (/rastile is ready on/.test(out)) resolve();
+          // pino writes asynchronously: the line may follow the banner.
+          if (/rastile is ready on/.test(out) && /"v8Flags"/.test(out)) resolve();
         };
         child.stdout.on('data', seen);
         child.stderr.on('data', seen);
