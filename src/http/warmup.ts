@@ -64,8 +64,14 @@ export async function warmHttpClient(): Promise<void> {
 /** Runs the warm-up; never throws (a failure only means a colder first request), returns what failed. */
 export async function warmUp(options: { maxReadPixels: number }): Promise<Error | null> {
   try {
-    await warmArrayTile(options.maxReadPixels);
+    // The HTTP client first, and one ArrayBuffer detached before it: the first detach in an
+    // isolate (reading a fetch() body does one) invalidates V8's array-buffer-detaching protector,
+    // which deoptimises every compiled function with typed-array accesses ("code dependencies" in
+    // --trace-deopt). Done after the array tile, it threw the tile's optimised code away (seen:
+    // coordSpan, nearest, maskBand, segmentAt), to be compiled again during the first real tile.
+    structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
     await warmHttpClient();
+    await warmArrayTile(options.maxReadPixels);
     return null;
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
