@@ -1,12 +1,12 @@
 /**
  * Start-up warm-up of the array tile path (issue 10, cold first tile): before the server listens,
- * render one `.npy` tile of a tiny built-in NetCDF-4 (formats/array/warmup-netcdf.ts) through the
- * same code as a /zarr tile — HDF5 open, CF decoding, chunk inflate + unshuffle, coordinate axes,
- * the native grid (suggestedWarpOutput), proj4, the warp and the encoder — and send one request
- * with the HTTP client (fetch) to a loopback listener of its own. The first real request then
- * runs compiled code with warm inline caches instead of paying for lazy compilation, the HTTP
- * client's set-up and its parser's WebAssembly compile. Nothing of it is kept: its own chunk
- * cache, no byte source, no state in the app's caches.
+ * send one request with the HTTP client (fetch) to a loopback listener of its own, then render two
+ * `.npy` tiles of a tiny built-in NetCDF-4 (formats/array/warmup-netcdf.ts) served over loopback
+ * HTTP, through the same code as a /zarr tile — the source stack, HDF5 open, CF decoding, streamed
+ * chunk inflate + unshuffle, coordinate axes, the native grid (suggestedWarpOutput), proj4, the warp
+ * and the encoder. The first real request then runs compiled code with warm inline caches instead
+ * of paying for lazy compilation, the HTTP client's set-up and its parser's WebAssembly compile.
+ * Nothing of it is kept: services of its own (sources, caches), no state in the app's caches.
  *
  * RASTILE_WARMUP=0 skips it (see serve.ts).
  */
