@@ -84,7 +84,8 @@ describe('rastile serve --workers 2', () => {
       for (let i = 0; i < 1200; i++) {
         restarted = childServerPids(pid);
         if (restarted.length === 2 && !restarted.includes(workers[0]!)) {
-          text = await (await fetch(`${server.url}/metrics`)).text();
+          // A fresh connection: a kept-alive one may belong to the killed worker (reset: "fetch failed").
+          text = await (await fetch(`${server.url}/metrics`, { headers: { connection: 'close' } })).text();
           if (metric(text, 'rastile_worker_restarts_total') === 1 && metric(text, 'rastile_workers') === 2) break;
         }
         await sleep(100);
