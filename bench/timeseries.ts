@@ -15,6 +15,10 @@
  *
  *   /usr/bin/python3 bench/make-timeseries-data.py      # once
  *   node --import tsx bench/timeseries.ts [passes=3]
+ *
+ * BENCH_ONLY=gif (or statistics) runs the scenarios whose name contains it, in pairs (ratios need
+ * both); BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
+ * servers only, as NODE_OPTIONS.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -111,7 +115,7 @@ async function main(): Promise<void> {
   };
   const post = (p: string) => fetch(u(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FEATURE) });
 
-  const scenarios: Array<{ name: string; run: () => Promise<void> }> = [
+  const allScenarios: Array<{ name: string; run: () => Promise<void> }> = [
     {
       name: 'statistics: 1 series request (in-process steps)',
       run: async () => ok(await post(`/raster/timeseries/statistics?${base}&temporal=${series}&step=P1D`), 'series'),
@@ -133,6 +137,8 @@ async function main(): Promise<void> {
       },
     },
   ];
+  const only = (process.env['BENCH_ONLY'] ?? '').toLowerCase();
+  const scenarios = allScenarios.filter((s) => s.name.toLowerCase().includes(only));
   const load = () =>
     os
       .loadavg()
@@ -150,7 +156,13 @@ async function main(): Promise<void> {
       const runs: Run[] = [];
       const split: string[] = [];
       for (let i = 0; i < passes; i++) {
-        const server = await startGranuleServer(PORT, cmr.url, 120_000);
+        const serverOptions = process.env['BENCH_SERVER_NODE_OPTIONS'];
+        const ownOptions = process.env['NODE_OPTIONS'];
+        if (serverOptions !== undefined) process.env['NODE_OPTIONS'] = `${ownOptions ?? ''} ${serverOptions}`.trim();
+        const server = await startGranuleServer(PORT, cmr.url, 120_000).finally(() => {
+          if (ownOptions === undefined) delete process.env['NODE_OPTIONS'];
+          else process.env['NODE_OPTIONS'] = ownOptions;
+        });
         try {
           const warm = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-03T23:59:59Z');
           const warmDay = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-01T23:59:59Z');
@@ -197,9 +209,10 @@ async function main(): Promise<void> {
     console.log(
       `\nServer CPU ms per thread, each run (RASTILE_TIMESERIES_THREADS=${process.env['RASTILE_TIMESERIES_THREADS'] ?? 'default'}):\n${splits.join('\n')}`,
     );
-    console.log(
-      `\nseries / sub-requests — statistics: ${ratio(scenarios[0]!.name, scenarios[1]!.name)}; GIF: ${ratio(scenarios[2]!.name, scenarios[3]!.name)} (load average at the end ${load()})`,
-    );
+    const pairs = [0, 2]
+      .filter((i) => results[allScenarios[i]!.name] && results[allScenarios[i + 1]!.name])
+      .map((i) => `${i === 0 ? 'statistics' : 'GIF'}: ${ratio(allScenarios[i]!.name, allScenarios[i + 1]!.name)}`);
+    console.log(`\nseries / sub-requests — ${pairs.join('; ')} (load average at the end ${load()})`);
   } finally {
     await cmr.close();
     await data.close();

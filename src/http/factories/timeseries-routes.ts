@@ -25,7 +25,7 @@ import type { Granule } from '../../search/types.ts';
 import { getTileMatrixSet } from '../../geo/tms.ts';
 import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../../granule/timeseries/size-guard.ts';
 import { runSteps } from '../../granule/timeseries/step-executor.ts';
-import { encodeAnimatedGif, resizeIndexed, type IndexedFrame } from '../../raster/render/encode-gif.ts';
+import { encodeSeriesFrame, seriesGif, type IndexedFrame, type SeriesFrame } from '../../raster/render/encode-gif.ts';
 import { labelFrame, stepLabel } from '../../raster/render/frame-label.ts';
 import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import { runWithSharedWork } from '../../util/shared-work.ts';
@@ -289,44 +289,45 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         const series = newSeriesId();
         const path: RawRequestParams['path'] = { minx: String(p.minx), miny: String(p.miny), maxx: String(p.maxx), maxy: String(p.maxy), format: p.format };
         if (sized) Object.assign(path, { width: String(p.width), height: String(p.height) });
+        // frames of a known size (no per-step label) are LZW-encoded as soon as rendered (gif-file.ts)
+        const early = sized && !p.label;
+        const done = (f: IndexedFrame): SeriesFrame => (early ? encodeSeriesFrame(f, p.width!, p.height!) : f);
         const frames = await run(
           steps,
-          stepRead(
+          stepRead<SeriesFrame>(
             p,
             area,
-            (reader, s) => frameStep(reader, p, post, bounds, colormap, s),
+            async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
             pool &&
               (async (step, granules, searchBounds, s) =>
-                frameFromThread(
-                  await runTask<ThreadFrame>(
-                    pool,
-                    {
-                      kind: 'frame',
-                      backend: threadBackend!,
-                      series,
-                      raw: { query: stepQuery(request.query, step), path },
-                      granules,
-                      searchBounds,
-                      sized,
-                      bounds,
-                    },
-                    s,
+                done(
+                  frameFromThread(
+                    await runTask<ThreadFrame>(
+                      pool,
+                      {
+                        kind: 'frame',
+                        backend: threadBackend!,
+                        series,
+                        raw: { query: stepQuery(request.query, step), path },
+                        granules,
+                        searchBounds,
+                        sized,
+                        bounds,
+                      },
+                      s,
+                    ),
+                    colormap,
                   ),
-                  colormap,
                 )),
           ),
           signal,
         );
-        const kept: IndexedFrame[] = [];
+        const kept: SeriesFrame[] = [];
         frames.forEach((f, i) => {
-          if (f !== null) kept.push(p.label ? labelFrame(f, stepLabel(steps[i]!)) : f);
+          if (f !== null) kept.push(p.label && !('data' in f) ? labelFrame(f, stepLabel(steps[i]!)) : f);
         });
         if (kept.length === 0) return { kind: 'body', status: 204, body: '', contentType: 'image/gif' };
-        const { width, height } = kept[0]!;
-        const body = encodeAnimatedGif(
-          kept.map((f) => resizeIndexed(f, width, height)),
-          Math.floor(1000 / p.fps),
-        );
+        const body = seriesGif(kept, Math.floor(1000 / p.fps));
         return { kind: 'body', body, contentType: 'image/gif' };
       },
     });
