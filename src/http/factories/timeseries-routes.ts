@@ -25,7 +25,7 @@ import type { Granule } from '../../search/types.ts';
 import { getTileMatrixSet } from '../../geo/tms.ts';
 import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../../granule/timeseries/size-guard.ts';
 import { runSteps } from '../../granule/timeseries/step-executor.ts';
-import { encodeSeriesFrame, seriesGif, type IndexedFrame, type SeriesFrame } from '../../raster/render/encode-gif.ts';
+import { encodeSeriesFrame, seriesGif, type SeriesFrame } from '../../raster/render/encode-gif.ts';
 import { labelFrame, stepLabel } from '../../raster/render/frame-label.ts';
 import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
 import { runWithSharedWork } from '../../util/shared-work.ts';
@@ -291,7 +291,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         if (sized) Object.assign(path, { width: String(p.width), height: String(p.height) });
         // frames of a known size (no per-step label) are LZW-encoded as soon as rendered (gif-file.ts)
         const early = sized && !p.label;
-        const done = (f: IndexedFrame): SeriesFrame => (early ? encodeSeriesFrame(f, p.width!, p.height!) : f);
+        const done = (f: SeriesFrame): SeriesFrame => (early && !('data' in f) ? encodeSeriesFrame(f, p.width!, p.height!) : f);
         const frames = await run(
           steps,
           stepRead<SeriesFrame>(
