@@ -313,6 +313,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
                         searchBounds,
                         sized,
                         bounds,
+                        ...(early && { encodeAt: [p.width!, p.height!] as [number, number] }),
                       },
                       s,
                     ),
