@@ -2,7 +2,9 @@
  * Arrays, cold first tile only (issue 10): the server CPU (utime+stime of its process from /proc,
  * all threads, in clock ticks) and wall time of the first /zarr `.npy` tile of bench/array.ts's
  * NetCDF-4, in a fresh server (`npm start`'s settings, dist/) and then for a second name of the
- * file in that server. `rounds` fresh servers; with `BASE=<another checkout with dist built>`
+ * file in that server, and the event-loop thread's CPU up to the response's end (the latency path;
+ * work the server defers until idle, such as refilling util/faulted-reserve.ts, is outside it).
+ * `rounds` fresh servers; with `BASE=<another checkout with dist built>`
  * each round runs that checkout's server too, alternated, for a same-hour before/after.
  * Needs the data of bench/array.ts (bench/make-array-data.py, /tmp/rastile-bench-array).
  *
@@ -14,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { startRangeServer } from '../test/helpers/http-range-server.ts';
-import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
+import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, threadCpuMs, waitForHealthz } from './load.ts';
 
 const rounds = Number(process.argv[2] ?? 4);
 const delayMs = Number(process.argv[3] ?? 20);
@@ -24,7 +26,10 @@ const checkouts = process.env.BASE !== undefined ? [process.env.BASE, here] : [h
 
 interface Cold {
   wallMs: number;
+  /** The whole process, until its threads settled (300 ms after the response). */
   cpuMs: number;
+  /** The event-loop thread, until the response's end. */
+  mainMs: number;
 }
 
 async function coldTiles(checkout: string, dataUrl: string): Promise<Cold[]> {
@@ -43,13 +48,15 @@ async function coldTiles(checkout: string, dataUrl: string): Promise<Cold[]> {
     for (const file of ['sst.nc', 'sst-second.nc']) {
       const url = `${base}/zarr/tiles/WebMercatorQuad/${t.z}/${t.x}/${t.y}.npy?url=${encodeURIComponent(`${dataUrl}/${file}`)}&variable=analysed_sst`;
       const cpu0 = procCpuMs(proc.pid!);
+      const main0 = threadCpuMs(proc.pid!).main;
       const t0 = performance.now();
       const r = await fetch(url);
       await r.arrayBuffer();
       const wallMs = performance.now() - t0;
+      const mainMs = threadCpuMs(proc.pid!).main - main0;
       if (r.status !== 200) throw new Error(`${url} → ${r.status}`);
       await new Promise((res) => setTimeout(res, 300)); // let the server's threads settle before reading its CPU
-      out.push({ wallMs, cpuMs: procCpuMs(proc.pid!) - cpu0 });
+      out.push({ wallMs, cpuMs: procCpuMs(proc.pid!) - cpu0, mainMs });
     }
     return out;
   } finally {
@@ -68,14 +75,17 @@ try {
       const cold = await coldTiles(c, server.url);
       results.get(c)!.push(cold);
       console.log(
-        `${path.basename(c)} round ${r + 1} (load ${loadavg()[0]!.toFixed(1)}): new process ${cold[0]!.cpuMs} ms CPU / ${cold[0]!.wallMs.toFixed(0)} ms wall; ` +
-          `new file ${cold[1]!.cpuMs} ms CPU / ${cold[1]!.wallMs.toFixed(0)} ms wall`,
+        `${path.basename(c)} round ${r + 1} (load ${loadavg()[0]!.toFixed(1)}): new process ${cold[0]!.cpuMs} ms CPU (event loop to response ${cold[0]!.mainMs}) / ${cold[0]!.wallMs.toFixed(0)} ms wall; ` +
+          `new file ${cold[1]!.cpuMs} ms CPU (event loop to response ${cold[1]!.mainMs}) / ${cold[1]!.wallMs.toFixed(0)} ms wall`,
       );
     }
   }
-  console.log('\n| checkout | new process: CPU / wall (medians) | new file, warm process: CPU / wall (medians) |\n|---|---|---|');
+  console.log(
+    '\n| checkout | new process: CPU / event loop to response / wall (medians) | new file, warm process: CPU / event loop to response / wall (medians) |\n|---|---|---|',
+  );
   for (const [c, runs] of results) {
-    const col = (k: 0 | 1): string => `${median(runs.map((x) => x[k]!.cpuMs))} / ${median(runs.map((x) => x[k]!.wallMs)).toFixed(0)} ms`;
+    const col = (k: 0 | 1): string =>
+      `${median(runs.map((x) => x[k]!.cpuMs))} / ${median(runs.map((x) => x[k]!.mainMs))} / ${median(runs.map((x) => x[k]!.wallMs)).toFixed(0)} ms`;
     console.log(`| ${c} | ${col(0)} | ${col(1)} |`);
   }
 } finally {

@@ -158,10 +158,9 @@ export class Hdf5Variable implements ArrayVariable {
     const chunk = new StreamedChunk(this.chunkBytes, shuffle, what);
     // The inflater goes back only once the read has settled (not when an abort stops the wait).
     const read = streamRead(this.ctx.source, abs, size, chunk, signal).finally(() => chunk.close());
-    // Once the request is out (a turn of the event loop), the chunk's fresh pages are faulted in
-    // while the server answers, not during the decode (a no-op when bytes came at once).
-    await new Promise((resolve) => setImmediate(resolve));
-    chunk.prefault();
+    // A fresh chunk array's pages are faulted in while the server answers, a slice per turn of
+    // the event loop (the request is written meanwhile), not during the decode.
+    void chunk.prefault();
     const n = await raceAbortShared(read, signal, this.ctx.location);
     if (n < size) throw Errors.invalidFormat(`${what}: the file ends inside the chunk (truncated)`);
     return chunk.finish();

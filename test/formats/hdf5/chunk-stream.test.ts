@@ -100,6 +100,8 @@ describe('StreamedChunk against unfilter', () => {
   for (const [size, chunkBytes] of [
     [1, 200_000],
     [2, 200_000],
+    [2, 200_001],
+    [2, 3 * 65_536 + 2],
     [4, 200_000],
     [8, 200_000],
     [4, 200_003],
@@ -117,20 +119,32 @@ describe('StreamedChunk against unfilter', () => {
     });
   }
 
-  it('prefault() touches nothing once the read has started, and changes no byte before', () => {
-    const raw = data.subarray(0, 100_000);
-    const stored = deflateSync(shuffle(raw, 4));
-    const early = new StreamedChunk(100_000, 4, 'c');
-    early.prefault();
-    assert.deepEqual(feed(early, stored, 999), raw);
-    const late = new StreamedChunk(100_000, 4, 'c');
-    late.restart();
-    late.write(stored.subarray(0, stored.length >> 1));
-    late.prefault(); // too late: would zero decoded bytes if it ran
-    late.write(stored.subarray(stored.length >> 1));
-    assert.deepEqual(late.finish(), raw);
-    late.close();
-  });
+  for (const size of [2, 4]) {
+    it(`prefault() touches nothing once the read has started, and changes no byte before (element size ${size})`, async () => {
+      // a few prefault slices long (256 KiB each)
+      const raw = new Uint8Array(1_000_000 + size).map((_, i) => data[i % data.length]! ^ (i >> 12));
+      const stored = deflateSync(shuffle(raw, size));
+      const early = new StreamedChunk(raw.length, size, 'c');
+      await early.prefault();
+      assert.deepEqual(feed(early, stored, 999), raw);
+      const late = new StreamedChunk(raw.length, size, 'c');
+      late.restart();
+      late.write(stored.subarray(0, stored.length >> 1));
+      const prefault = late.prefault(); // too late: would zero decoded bytes if it ran
+      for (let i = 0; i < 8; i++) await new Promise((r) => setImmediate(r));
+      late.write(stored.subarray(stored.length >> 1));
+      await prefault;
+      assert.deepEqual(late.finish(), raw);
+      late.close();
+      const during = new StreamedChunk(raw.length, size, 'c');
+      const running = during.prefault(); // a slice per turn: the read starts half-way through
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(feed(during, stored, 4096), raw);
+      await running;
+      assert.deepEqual(during.finish(), raw, 'no slice ran after the first piece');
+    });
+  }
 
   it('ignores bytes after the chunk is full, as the one-shot inflate does', () => {
     const raw = data.subarray(0, 4000);
