@@ -96,7 +96,7 @@ export async function serveProcess(config: Config, options: { announce: boolean;
   // Warm the array tile path before listening (src/http/warmup.ts): the first tile is not a cold one.
   if (process.env.RASTILE_WARMUP !== '0') {
     const { warmUp } = await import('../http/warmup.ts');
-    const failed = await warmUp({ maxReadPixels: config.limits.maxReadPixels });
+    const failed = await warmUp(config);
     if (failed !== null) app.log.warn({ err: failed }, 'start-up warm-up failed (the first array tile will be slower)');
   }
   // Time-series worker threads (RASTILE_TIMESERIES_THREADS > 0) start now, each warmed on a built-in

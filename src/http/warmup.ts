@@ -1,49 +1,78 @@
 /**
  * Start-up warm-up of the array tile path (issue 10, cold first tile): before the server listens,
- * render one `.npy` tile of a tiny built-in NetCDF-4 (formats/array/warmup-netcdf.ts) through the
- * same code as a /zarr tile — HDF5 open, CF decoding, chunk inflate + unshuffle, coordinate axes,
- * the native grid (suggestedWarpOutput), proj4, the warp and the encoder — and send one request
- * with the HTTP client (fetch) to a loopback listener of its own. The first real request then
- * runs compiled code with warm inline caches instead of paying for lazy compilation, the HTTP
- * client's set-up and its parser's WebAssembly compile. Nothing of it is kept: its own chunk
- * cache, no byte source, no state in the app's caches.
+ * send one request with the HTTP client (fetch) to a loopback listener of its own, then render two
+ * `.npy` tiles of a tiny built-in NetCDF-4 (formats/array/warmup-netcdf.ts) served over loopback
+ * HTTP, through the same code as a /zarr tile — the source stack, HDF5 open, CF decoding, streamed
+ * chunk inflate + unshuffle, coordinate axes, the native grid (suggestedWarpOutput), proj4, the warp
+ * and the encoder. The first real request then runs compiled code with warm inline caches instead
+ * of paying for lazy compilation, the HTTP client's set-up and its parser's WebAssembly compile.
+ * Nothing of it is kept: services of its own (sources, caches), no state in the app's caches.
  *
  * RASTILE_WARMUP=0 skips it (see serve.ts).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ChunkCache } from '../formats/array/chunk-cache.ts';
-import { openArrayGrid } from '../formats/array/open-array-grid.ts';
+import type { Config } from '../config.ts';
 import { warmupNetcdf } from '../formats/array/warmup-netcdf.ts';
-import { openHdf5 } from '../formats/hdf5/open-hdf5.ts';
-import { createBlockCache } from '../formats/tiff/block-cache.ts';
 import { getTileMatrixSet } from '../geo/tms.ts';
 import { releaseImage } from '../raster/image-data.ts';
-import { GridReader } from '../readers/grid/grid-reader.ts';
+import type { ManagedSourceOpener } from '../sources/open-source.ts';
 import { bindLayer } from '../readers/image-reader.ts';
 import { layerFromParams } from '../readers/layer.ts';
-import type { Source } from '../sources/source.ts';
 import { imageResponse } from './factories/image-output.ts';
+import { createServices } from './services.ts';
+import { startWarmupRangeServer } from './warmup-range-server.ts';
 
-/** The bytes as a Source (in memory: no version, never changes). */
-function memorySource(bytes: Uint8Array): Source {
-  return {
-    url: 'warmup:sst.nc',
-    size: bytes.length,
-    fetch: (offset, length) => Promise.resolve(bytes.slice(offset, Math.min(bytes.length, offset + length))),
-  };
-}
+/**
+ * The tiles the warm-up renders (WebMercatorQuad z/x/y, the reprojecting path), each of the file
+ * under another name (a new dataset: opened, its grid and native grid computed, as a new granule's
+ * first tile is). The first compiles; the next run the hot loops again with the same feedback.
+ */
+const WARMUP_TILES: ReadonlyArray<readonly [number, number, number]> = [
+  [0, 0, 0],
+  [1, 0, 0],
+];
 
-/** One /zarr-style `.npy` tile of the built-in file (WebMercatorQuad 1/0/0, the reprojecting path). */
-async function warmArrayTile(maxReadPixels: number): Promise<void> {
-  const file = await openHdf5(memorySource(warmupNetcdf()));
-  const grid = await openArrayGrid(file, { variables: ['sst'] }, new ChunkCache(createBlockCache(1024 * 1024), 1024 * 1024));
-  const reader = bindLayer(new GridReader(grid, { maxReadPixels }), layerFromParams(undefined, undefined));
-  const img = await reader.tile(getTileMatrixSet('WebMercatorQuad'), 0, 0, 1, { tilesize: 256, resampling: 'nearest', reproject: 'nearest', unscale: false });
+/**
+ * `.npy` tiles of the built-in file read over loopback HTTP by services of the warm-up's own (the
+ * server's configuration with private hosts allowed and small caches: nothing lands in the app's
+ * caches), through the same code as a /zarr tile request's: the source stack (range requests,
+ * streamed chunk bodies), HDF5, the grid, the reader, the warp, the encoder. Reading a file from
+ * memory instead left objects of other shapes in that code (a plain source object, no abort
+ * signal), so V8's optimised code for the window decode was thrown away by the first real tile
+ * ("code dependencies") and compiled again during it.
+ */
+async function warmArrayTiles(config: Config): Promise<void> {
+  const services = createServices({
+    ...config,
+    sources: { ...config.sources, allowPrivateHosts: true, cacheBytes: 4 * 1024 * 1024 },
+    cache: { ...config.cache, decodedBytes: 16 * 1024 * 1024 },
+  });
+  const bytes = warmupNetcdf();
+  const servers = await Promise.all(WARMUP_TILES.map((_, i) => startWarmupRangeServer(bytes, `warmup-${i}.nc`)));
   try {
-    await imageResponse(img, 'npy', { return_mask: true });
+    for (let i = 0; i < WARMUP_TILES.length; i++) {
+      const [z, x, y] = WARMUP_TILES[i]!;
+      const signal = new AbortController().signal;
+      const dataset = await services.openArray(servers[i]!.url, { variables: ['sst'] }, signal);
+      const reader = bindLayer(dataset, layerFromParams(undefined, undefined));
+      const img = await reader.tile(
+        getTileMatrixSet('WebMercatorQuad'),
+        x,
+        y,
+        z,
+        { tilesize: 256, resampling: 'nearest', reproject: 'nearest', unscale: false },
+        signal,
+      );
+      try {
+        await imageResponse(img, 'npy', { return_mask: true });
+      } finally {
+        releaseImage(img);
+      }
+    }
   } finally {
-    releaseImage(img);
+    await (services.sources as Partial<ManagedSourceOpener>).close?.();
+    await Promise.all(servers.map((s) => s.close()));
   }
 }
 
@@ -62,10 +91,16 @@ export async function warmHttpClient(): Promise<void> {
 }
 
 /** Runs the warm-up; never throws (a failure only means a colder first request), returns what failed. */
-export async function warmUp(options: { maxReadPixels: number }): Promise<Error | null> {
+export async function warmUp(config: Config): Promise<Error | null> {
   try {
-    await warmArrayTile(options.maxReadPixels);
+    // The HTTP client first, and one ArrayBuffer detached before it: the first detach in an
+    // isolate (reading a fetch() body does one) invalidates V8's array-buffer-detaching protector,
+    // which deoptimises every compiled function with typed-array accesses ("code dependencies" in
+    // --trace-deopt). Done after the array tile, it threw the tile's optimised code away (seen:
+    // coordSpan, nearest, maskBand, segmentAt), to be compiled again during the first real tile.
+    structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
     await warmHttpClient();
+    await warmArrayTiles(config);
     return null;
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));

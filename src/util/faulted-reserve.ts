@@ -9,13 +9,16 @@
  * request was even written (undici sends a few turns later), so the faults delayed the round
  * trip instead of hiding in it. A buffer from here has its pages in already; the next one is
  * faulted in IDLE_MS after the last chunk read ended (`done`), a slice per turn of the event
- * loop, and the refill stops when a chunk read starts (`take`): it never runs beside one.
+ * loop, once no request is being served (util/request-budget.ts counts them), and stops when a
+ * chunk read or a request starts: it never runs beside one.
  *
  * Never reused: a buffer leaves the reserve once and belongs to its caller from then on (the
  * chunk cache, then the garbage collector), so no reference held anywhere can see another
  * chunk's bytes. Sizes are exact (all chunks of a variable decode to one size): the buffer is
  * what a fresh `new ArrayBuffer(n)` would have been, minus the faults.
  */
+
+import { openRequestBudgets } from './request-budget.ts';
 
 /** Buffers smaller than this are not worth keeping (their faults cost < 1 ms). */
 export const MIN_RESERVED_BYTES = 256 * 1024;
@@ -40,6 +43,8 @@ export class FaultedReserve {
     /** Bytes of ready buffers kept at most (sizes past it are forgotten, oldest first). */
     private readonly maxBytes: number,
     private readonly idleMs = IDLE_MS,
+    /** Whether requests are being served (the refill waits for none). */
+    private readonly busy: () => boolean = () => openRequestBudgets() > 0,
   ) {}
 
   /**
@@ -115,6 +120,10 @@ export class FaultedReserve {
         for (let at = 0; at < n;) {
           await new Promise((r) => setImmediate(r));
           if (this.active > 0) return; // a chunk read started: `done` re-arms the refill
+          if (this.busy()) {
+            this.arm(); // a request came in: try again once idle
+            return;
+          }
           const end = Math.min(n, at + SLICE_BYTES);
           for (; at < end; at += PAGE) bytes[at] = 0;
         }

@@ -111,6 +111,14 @@ export class ProcessBudget {
   }
 }
 
+/** Request budgets made and not closed in this thread (requests being served). */
+let openBudgets = 0;
+
+/** Requests this thread is serving now (their budgets are open): work deferred until idle waits for 0. */
+export function openRequestBudgets(): number {
+  return openBudgets;
+}
+
 export class RequestBudget {
   private liveBytes = 0;
   private peakBytes = 0;
@@ -124,7 +132,9 @@ export class RequestBudget {
   constructor(
     readonly limitBytes: number,
     private readonly processBudget?: ProcessBudget,
-  ) {}
+  ) {
+    openBudgets++;
+  }
 
   /** Bytes charged and not released. */
   get live(): number {
@@ -185,6 +195,7 @@ export class RequestBudget {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    openBudgets--;
     if (this.reservedBytes > 0) this.processBudget?.release(this.reservedBytes);
     this.reservedBytes = 0;
   }

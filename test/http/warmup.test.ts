@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { configFromEnv } from '../../src/cli/config-from-env.ts';
 import { warmupNetcdf } from '../../src/formats/array/warmup-netcdf.ts';
 import { openHdf5 } from '../../src/formats/hdf5/open-hdf5.ts';
 import { warmUp } from '../../src/http/warmup.ts';
 
 it('the warm-up renders its tile and fetches from its own listener', async () => {
-  assert.equal(await warmUp({ maxReadPixels: 100_000_000 }), null);
+  assert.equal(await warmUp(configFromEnv({}, {})), null);
 });
 
 it('the built-in file holds the variable the warm-up reads', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FaultedReserve, MIN_RESERVED_BYTES } from '../../src/util/faulted-reserve.ts';
+import { openRequestBudgets, RequestBudget } from '../../src/util/request-budget.ts';
 
 const N = MIN_RESERVED_BYTES * 2;
 
@@ -79,4 +80,36 @@ test('refills wait until no read is running, and stop when one starts', async ()
   r.done(2 * N);
   await r.settled();
   assert.equal(r.bytesReady, 3 * N, 'both sizes ready once idle');
+});
+
+test('refills wait while requests are being served (their budgets are open), and stop when one comes in', async () => {
+  let serving = true;
+  const r = new FaultedReserve(16 * N, 1, () => serving);
+  read(r, N);
+  await new Promise((res) => setTimeout(res, 20));
+  assert.equal(r.buffersMade, 0, 'nothing is made while a request is served');
+  serving = false;
+  await new Promise((res) => setTimeout(res, 30));
+  assert.equal(r.buffersMade, 1, 'made once idle');
+  read(r, 8 * N); // 16 slices
+  await new Promise((res) => setTimeout(res, 3)); // the refill has started
+  serving = true;
+  const made = r.buffersMade;
+  await new Promise((res) => setTimeout(res, 40));
+  assert.equal(r.buffersMade, made, 'stopped when a request came in');
+  serving = false;
+  await r.settled();
+  assert.equal(r.bytesReady, 9 * N);
+});
+
+test('open request budgets are counted until closed (once each)', () => {
+  const before = openRequestBudgets();
+  const a = new RequestBudget(1024);
+  const b = new RequestBudget(1024);
+  assert.equal(openRequestBudgets(), before + 2);
+  a.close();
+  a.close();
+  assert.equal(openRequestBudgets(), before + 1);
+  b.close();
+  assert.equal(openRequestBudgets(), before);
 });
