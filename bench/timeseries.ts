@@ -16,8 +16,7 @@
  *   /usr/bin/python3 bench/make-timeseries-data.py      # once
  *   node --import tsx bench/timeseries.ts [passes=3]
  *
- * BENCH_ONLY=gif (or statistics) runs the scenarios whose name contains it, in pairs (ratios need
- * both); BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
+ * BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
  * servers only, as NODE_OPTIONS.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -115,7 +114,7 @@ async function main(): Promise<void> {
   };
   const post = (p: string) => fetch(u(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FEATURE) });
 
-  const allScenarios: Array<{ name: string; run: () => Promise<void> }> = [
+  const scenarios: Array<{ name: string; run: () => Promise<void> }> = [
     {
       name: 'statistics: 1 series request (in-process steps)',
       run: async () => ok(await post(`/raster/timeseries/statistics?${base}&temporal=${series}&step=P1D`), 'series'),
@@ -137,8 +136,13 @@ async function main(): Promise<void> {
       },
     },
   ];
-  const only = (process.env['BENCH_ONLY'] ?? '').toLowerCase();
-  const scenarios = allScenarios.filter((s) => s.name.toLowerCase().includes(only));
+  // BENCH_ONLY=statistics|gif: that pair of scenarios only
+  const only = process.env['BENCH_ONLY'];
+  if (only !== undefined && only !== '') {
+    const keep = scenarios.filter((s) => s.name.toLowerCase().startsWith(only.toLowerCase()));
+    if (keep.length === 0) throw new Error(`BENCH_ONLY=${only}: no such scenario`);
+    scenarios.splice(0, scenarios.length, ...keep);
+  }
   const load = () =>
     os
       .loadavg()
@@ -175,8 +179,11 @@ async function main(): Promise<void> {
           const cpu0 = procCpuMs(server.pid!);
           const threads0 = threadCpuMs(server.pid!);
           const t0 = performance.now();
+          const mono0 = process.hrtime.bigint() / 1000n;
           await s.run();
           const wallMs = performance.now() - t0;
+          // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
+          if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
           split.push(threadSplit(server.pid!, threads0, threadCpuMs(server.pid!)));
           const reqs = data.requests.slice(d0);
           runs.push({
@@ -209,9 +216,8 @@ async function main(): Promise<void> {
     console.log(
       `\nServer CPU ms per thread, each run (RASTILE_TIMESERIES_THREADS=${process.env['RASTILE_TIMESERIES_THREADS'] ?? 'default'}):\n${splits.join('\n')}`,
     );
-    const pairs = [0, 2]
-      .filter((i) => results[allScenarios[i]!.name] && results[allScenarios[i + 1]!.name])
-      .map((i) => `${i === 0 ? 'statistics' : 'GIF'}: ${ratio(allScenarios[i]!.name, allScenarios[i + 1]!.name)}`);
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < scenarios.length; i += 2) pairs.push(`${scenarios[i]!.name.split(':')[0]}: ${ratio(scenarios[i]!.name, scenarios[i + 1]!.name)}`);
     console.log(`\nseries / sub-requests — ${pairs.join('; ')} (load average at the end ${load()})`);
   } finally {
     await cmr.close();

@@ -28,7 +28,8 @@ import { runSteps } from '../../granule/timeseries/step-executor.ts';
 import { encodeSeriesFrame, seriesGif, type SeriesFrame } from '../../raster/render/encode-gif.ts';
 import { labelFrame, stepLabel } from '../../raster/render/frame-label.ts';
 import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
-import { runWithSharedWork } from '../../util/shared-work.ts';
+import { rangeTemporal } from '../../search/series-search.ts';
+import { runWithSharedWork, SharedWork } from '../../util/shared-work.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { datasetParams } from '../params/dataset.ts';
@@ -121,9 +122,14 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
   const op = prefix.slice(1);
   const tags = [backend.tag, TAG];
   const maxSide = services.config.limits.maxImageSide;
-  // steps share repeated pure work (warp coordinates, cutlines) through one scope per series
-  const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
-    runWithSharedWork(() => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }));
+  // steps share repeated pure work (warp coordinates, cutlines) and, where provably the same, one
+  // CMR search over their range (src/search/series-search.ts) through one scope per series
+  const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) => {
+    const shared = new SharedWork();
+    const temporal = steps.length > 1 ? rangeTemporal(steps) : undefined;
+    if (temporal !== undefined) shared.searchRange = { temporal, steps: steps.length };
+    return runWithSharedWork(() => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }), shared);
+  };
   /** The request's parameters for one step: its `temporal`, everything else unchanged. */
   const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
   // RASTILE_TIMESERIES_THREADS > 0: each granule set's work runs on a worker thread (one task per
