@@ -15,6 +15,9 @@
  *
  *   /usr/bin/python3 bench/make-timeseries-data.py      # once
  *   node --import tsx bench/timeseries.ts [passes=3]
+ *
+ * BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
+ * servers only, as NODE_OPTIONS.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -133,6 +136,13 @@ async function main(): Promise<void> {
       },
     },
   ];
+  // BENCH_ONLY=statistics|gif: that pair of scenarios only
+  const only = process.env['BENCH_ONLY'];
+  if (only !== undefined && only !== '') {
+    const keep = scenarios.filter((s) => s.name.toLowerCase().startsWith(only.toLowerCase()));
+    if (keep.length === 0) throw new Error(`BENCH_ONLY=${only}: no such scenario`);
+    scenarios.splice(0, scenarios.length, ...keep);
+  }
   const load = () =>
     os
       .loadavg()
@@ -150,7 +160,13 @@ async function main(): Promise<void> {
       const runs: Run[] = [];
       const split: string[] = [];
       for (let i = 0; i < passes; i++) {
-        const server = await startGranuleServer(PORT, cmr.url, 120_000);
+        const serverOptions = process.env['BENCH_SERVER_NODE_OPTIONS'];
+        const ownOptions = process.env['NODE_OPTIONS'];
+        if (serverOptions !== undefined) process.env['NODE_OPTIONS'] = `${ownOptions ?? ''} ${serverOptions}`.trim();
+        const server = await startGranuleServer(PORT, cmr.url, 120_000).finally(() => {
+          if (ownOptions === undefined) delete process.env['NODE_OPTIONS'];
+          else process.env['NODE_OPTIONS'] = ownOptions;
+        });
         try {
           const warm = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-03T23:59:59Z');
           const warmDay = encodeURIComponent('2024-05-01T00:00:00Z/2024-05-01T23:59:59Z');
@@ -163,8 +179,11 @@ async function main(): Promise<void> {
           const cpu0 = procCpuMs(server.pid!);
           const threads0 = threadCpuMs(server.pid!);
           const t0 = performance.now();
+          const mono0 = process.hrtime.bigint() / 1000n;
           await s.run();
           const wallMs = performance.now() - t0;
+          // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
+          if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
           split.push(threadSplit(server.pid!, threads0, threadCpuMs(server.pid!)));
           const reqs = data.requests.slice(d0);
           runs.push({
@@ -197,9 +216,9 @@ async function main(): Promise<void> {
     console.log(
       `\nServer CPU ms per thread, each run (RASTILE_TIMESERIES_THREADS=${process.env['RASTILE_TIMESERIES_THREADS'] ?? 'default'}):\n${splits.join('\n')}`,
     );
-    console.log(
-      `\nseries / sub-requests — statistics: ${ratio(scenarios[0]!.name, scenarios[1]!.name)}; GIF: ${ratio(scenarios[2]!.name, scenarios[3]!.name)} (load average at the end ${load()})`,
-    );
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < scenarios.length; i += 2) pairs.push(`${scenarios[i]!.name.split(':')[0]}: ${ratio(scenarios[i]!.name, scenarios[i + 1]!.name)}`);
+    console.log(`\nseries / sub-requests — ${pairs.join('; ')} (load average at the end ${load()})`);
   } finally {
     await cmr.close();
     await data.close();

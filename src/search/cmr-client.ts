@@ -18,9 +18,8 @@ import { Errors, isRastileError, type RastileError } from '../errors.ts';
 import { abortError } from '../sources/abort.ts';
 import { Deadline } from '../sources/deadline.ts';
 import { RASTILE_VERSION } from '../version.ts';
-import { coverageArea, granuleSearchParams, spatialFilter } from './cmr-params.ts';
-import { CoverageTracker } from './coverage.ts';
-import { footprintKey } from './footprint-key.ts';
+import { granuleSearchParams, spatialFilter } from './cmr-params.ts';
+import { GranuleSelection } from './granule-selection.ts';
 import { parseGranule } from './parse-granule.ts';
 import type { Granule, GranuleQuery, SearchArea } from './types.ts';
 import { markUnversionedRead } from '../util/read-set.ts';
@@ -83,37 +82,49 @@ export class CmrClient {
    * calling CMR. Stopping the iteration early sends no further request.
    */
   async *searchGranules(query: GranuleQuery, area: SearchArea, signal?: AbortSignal): AsyncGenerator<Granule> {
-    const filter = spatialFilter(area, query.boundingBox);
-    if (filter.kind === 'empty' || query.itemsLimit < 1) return;
+    const selection = new GranuleSelection(query, area);
+    if (selection.empty) return;
     const pageSize = Math.max(1, Math.min(this.options.pageSize, query.itemsLimit, MAX_PAGE_SIZE));
-    const params = granuleSearchParams(query, filter, pageSize);
-    const toCover = query.exitWhenFull ? coverageArea(area, filter) : undefined;
-    const tracker = toCover === undefined ? undefined : new CoverageTracker(toCover, query.coverageTolerance);
-    /** footprintKey of every granule kept (skipcovered): a duplicate is one Set lookup. */
-    const seen = new Set<string>();
-
+    const params = granuleSearchParams(query, selection.filter, pageSize);
     let searchAfter: string | null = null;
-    let count = 0;
     let fetched = 0;
     for (;;) {
       const page = await this.page('granules.umm_json', params, searchAfter, 'granule search', signal);
       fetched += page.items.length;
       for (const item of page.items) {
         const granule = parseGranule(item);
-        if (query.skipCovered && granule.footprint !== null) {
-          const key = footprintKey(granule.footprint);
-          if (seen.has(key)) continue;
-          seen.add(key);
-        }
-        count++;
+        const offer = selection.offer(granule);
+        if (offer === 'skip') continue;
         yield granule;
-        if (count >= query.itemsLimit) return;
-        if (tracker?.add(granule.footprint) === true) return;
+        if (offer === 'last') return;
       }
       // The last page: CMR sends full pages until the end, so a short page (or having seen every
       // hit CMR counted) ends the search without asking for an empty page after it.
       if (page.items.length < pageSize || page.searchAfter === null) return;
       if (page.hits !== null && fetched >= page.hits) return;
+      searchAfter = page.searchAfter;
+    }
+  }
+
+  /**
+   * Every granule CMR finds for the query and area, in CMR order, without items_limit,
+   * skipcovered or exitwhenfull (a time series' range search: series-search.ts) — or null as soon
+   * as there are more than `cap` (nothing more is asked then).
+   */
+  async searchAll(query: GranuleQuery, area: SearchArea, cap: number, signal?: AbortSignal): Promise<Granule[] | null> {
+    const filter = spatialFilter(area, query.boundingBox);
+    if (filter.kind === 'empty') return [];
+    // one more than the cap fits in the first page, so a search over the cap is one request
+    const pageSize = Math.max(1, Math.min(cap + 1, MAX_PAGE_SIZE));
+    const params = granuleSearchParams(query, filter, pageSize);
+    const granules: Granule[] = [];
+    let searchAfter: string | null = null;
+    for (;;) {
+      const page = await this.page('granules.umm_json', params, searchAfter, 'granule search', signal);
+      if (granules.length + page.items.length > cap || (page.hits !== null && page.hits > cap)) return null;
+      for (const item of page.items) granules.push(parseGranule(item));
+      if (page.items.length < pageSize || page.searchAfter === null) return granules;
+      if (page.hits !== null && granules.length >= page.hits) return granules;
       searchAfter = page.searchAfter;
     }
   }

@@ -22,6 +22,11 @@ export class SharedWork {
   private readonly kept: LruCache<string, { value: unknown; bytes: number }>;
   /** Values served from the scope instead of computed (tests, benches). */
   hits = 0;
+  /**
+   * The series' steps as one CMR temporal range (`a/b`, their union) and their number: the steps'
+   * granule searches may then share one search over it (src/search/series-search.ts).
+   */
+  searchRange?: { temporal: string; steps: number };
 
   constructor(maxBytes = SHARED_WORK_BYTES) {
     this.kept = new LruCache(maxBytes, (e) => e.bytes);

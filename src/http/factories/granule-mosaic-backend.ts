@@ -8,6 +8,7 @@ import { GranuleMosaicReader, type GranuleMosaicOptions } from '../../granule/gr
 import { SearchBounds } from '../../granule/search-bounds.ts';
 import { granuleAssets, granuleDataHosts } from '../../search/granule-assets.ts';
 import { granuleQueryFromParams } from '../../search/query-params.ts';
+import { sharedStepSearch } from '../../search/series-search.ts';
 import type { GranuleSearchParamValues } from '../../search/query-params.ts';
 import type { Granule } from '../../search/types.ts';
 import type { Bounds } from '../../geo/bounds.ts';
@@ -70,8 +71,14 @@ export function granuleMosaicOpeners<P extends GranuleParams>(
     // A time-series step's search, done before its read: steps finding the same granules (and
     // reading them the same way) share one read.
     async searchStep(p, area, signal) {
-      const granules: Granule[] = [];
-      for await (const g of services.cmr.searchGranules(query(p), { kind: 'bbox', bounds: area }, signal)) granules.push(g);
+      const q = query(p);
+      const where = { kind: 'bbox', bounds: area } as const;
+      // the steps of a series share one range search where that is provably the same (series-search.ts)
+      let granules = await sharedStepSearch(services.cmr, q, where, signal);
+      if (granules === undefined) {
+        granules = [];
+        for await (const g of services.cmr.searchGranules(q, where, signal)) granules.push(g);
+      }
       const s = spec(p);
       const ids = granules.map((g) => g.id).join(' ');
       return {

@@ -25,10 +25,11 @@ import type { Granule } from '../../search/types.ts';
 import { getTileMatrixSet } from '../../geo/tms.ts';
 import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../../granule/timeseries/size-guard.ts';
 import { runSteps } from '../../granule/timeseries/step-executor.ts';
-import { encodeAnimatedGif, resizeIndexed, type IndexedFrame } from '../../raster/render/encode-gif.ts';
+import { encodeSeriesFrame, seriesGif, type SeriesFrame } from '../../raster/render/encode-gif.ts';
 import { labelFrame, stepLabel } from '../../raster/render/frame-label.ts';
 import { LISTING_COVERAGE_TOLERANCE } from '../../search/query-params.ts';
-import { runWithSharedWork } from '../../util/shared-work.ts';
+import { rangeTemporal } from '../../search/series-search.ts';
+import { runWithSharedWork, SharedWork } from '../../util/shared-work.ts';
 import { parseFeature } from '../geojson-body.ts';
 import { algorithmParams } from '../params/algorithm.ts';
 import { datasetParams } from '../params/dataset.ts';
@@ -121,9 +122,14 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
   const op = prefix.slice(1);
   const tags = [backend.tag, TAG];
   const maxSide = services.config.limits.maxImageSide;
-  // steps share repeated pure work (warp coordinates, cutlines) through one scope per series
-  const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
-    runWithSharedWork(() => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }));
+  // steps share repeated pure work (warp coordinates, cutlines) and, where provably the same, one
+  // CMR search over their range (src/search/series-search.ts) through one scope per series
+  const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) => {
+    const shared = new SharedWork();
+    const temporal = steps.length > 1 ? rangeTemporal(steps) : undefined;
+    if (temporal !== undefined) shared.searchRange = { temporal, steps: steps.length };
+    return runWithSharedWork(() => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }), shared);
+  };
   /** The request's parameters for one step: its `temporal`, everything else unchanged. */
   const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
   // RASTILE_TIMESERIES_THREADS > 0: each granule set's work runs on a worker thread (one task per
@@ -289,44 +295,46 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         const series = newSeriesId();
         const path: RawRequestParams['path'] = { minx: String(p.minx), miny: String(p.miny), maxx: String(p.maxx), maxy: String(p.maxy), format: p.format };
         if (sized) Object.assign(path, { width: String(p.width), height: String(p.height) });
+        // frames of a known size (no per-step label) are LZW-encoded as soon as rendered (gif-file.ts)
+        const early = sized && !p.label;
+        const done = (f: SeriesFrame): SeriesFrame => (early && !('data' in f) ? encodeSeriesFrame(f, p.width!, p.height!) : f);
         const frames = await run(
           steps,
-          stepRead(
+          stepRead<SeriesFrame>(
             p,
             area,
-            (reader, s) => frameStep(reader, p, post, bounds, colormap, s),
+            async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
             pool &&
               (async (step, granules, searchBounds, s) =>
-                frameFromThread(
-                  await runTask<ThreadFrame>(
-                    pool,
-                    {
-                      kind: 'frame',
-                      backend: threadBackend!,
-                      series,
-                      raw: { query: stepQuery(request.query, step), path },
-                      granules,
-                      searchBounds,
-                      sized,
-                      bounds,
-                    },
-                    s,
+                done(
+                  frameFromThread(
+                    await runTask<ThreadFrame>(
+                      pool,
+                      {
+                        kind: 'frame',
+                        backend: threadBackend!,
+                        series,
+                        raw: { query: stepQuery(request.query, step), path },
+                        granules,
+                        searchBounds,
+                        sized,
+                        bounds,
+                        ...(early && { encodeAt: [p.width!, p.height!] as [number, number] }),
+                      },
+                      s,
+                    ),
+                    colormap,
                   ),
-                  colormap,
                 )),
           ),
           signal,
         );
-        const kept: IndexedFrame[] = [];
+        const kept: SeriesFrame[] = [];
         frames.forEach((f, i) => {
-          if (f !== null) kept.push(p.label ? labelFrame(f, stepLabel(steps[i]!)) : f);
+          if (f !== null) kept.push(p.label && !('data' in f) ? labelFrame(f, stepLabel(steps[i]!)) : f);
         });
         if (kept.length === 0) return { kind: 'body', status: 204, body: '', contentType: 'image/gif' };
-        const { width, height } = kept[0]!;
-        const body = encodeAnimatedGif(
-          kept.map((f) => resizeIndexed(f, width, height)),
-          Math.floor(1000 / p.fps),
-        );
+        const body = seriesGif(kept, Math.floor(1000 / p.fps));
         return { kind: 'body', body, contentType: 'image/gif' };
       },
     });

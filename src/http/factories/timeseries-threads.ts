@@ -14,6 +14,7 @@ import type { Bounds } from '../../geo/bounds.ts';
 import { ThreadPool } from '../../granule/timeseries/thread-pool.ts';
 import type { ColorMap } from '../../raster/colormap/types.ts';
 import { sharedColormapPalette } from '../../raster/render/gif-colormap-frame.ts';
+import type { EncodedFrame } from '../../raster/render/gif-file.ts';
 import type { IndexedFrame } from '../../raster/render/indexed-frame.ts';
 import type { Granule } from '../../search/types.ts';
 import { markUnversionedRead, recordRead, type ReadDep } from '../../util/read-set.ts';
@@ -32,7 +33,10 @@ interface TaskBase {
   granules: readonly Granule[];
   searchBounds: Bounds;
 }
-export type SeriesTask = (TaskBase & { kind: 'statistics'; feature: Feature }) | (TaskBase & { kind: 'frame'; sized: boolean; bounds: Bounds });
+export type SeriesTask =
+  | (TaskBase & { kind: 'statistics'; feature: Feature })
+  /** `encodeAt`: the frame is LZW-encoded in the thread at this size (gif-file.ts), not sent as indices. */
+  | (TaskBase & { kind: 'frame'; sized: boolean; bounds: Bounds; encodeAt?: [number, number] });
 
 /** What a task gives back: its value and what it read. */
 export interface TaskAnswer<T> {
@@ -45,8 +49,8 @@ export interface TaskAnswer<T> {
 export const WARMUP_TASK = { kind: 'warmup' } as const;
 export const isWarmupTask = (task: unknown): boolean => (task as { kind?: unknown } | null)?.kind === WARMUP_TASK.kind;
 
-/** A frame as it crosses: `shared` when its palette is the colormap's shared one (same array on this side). */
-export type ThreadFrame = IndexedFrame & { shared: boolean };
+/** A frame as it crosses, indexed or encoded: `shared` when its palette is the colormap's shared one (same array on this side). */
+export type ThreadFrame = (IndexedFrame | EncodedFrame) & { shared: boolean };
 
 const pools = new WeakMap<Services, ThreadPool>();
 const hooked = new WeakSet<FastifyInstance>();
@@ -114,9 +118,11 @@ export async function runTask<T>(pool: ThreadPool, task: SeriesTask, signal: Abo
 }
 
 /** A worker's frame as the calling thread's renderer would have made it (the shared palette is the same array). */
-export function frameFromThread(f: ThreadFrame, colormap: ColorMap | undefined): IndexedFrame {
+export function frameFromThread(f: ThreadFrame, colormap: ColorMap | undefined): IndexedFrame | EncodedFrame {
   const shared = f.shared && colormap?.kind === 'lut' ? sharedColormapPalette(colormap.table) : undefined;
-  return { width: f.width, height: f.height, index: f.index, palette: shared ?? f.palette, transparentIndex: f.transparentIndex };
+  const { width, height, transparentIndex } = f;
+  const palette = shared ?? f.palette;
+  return 'data' in f ? { width, height, data: f.data, palette, transparentIndex } : { width, height, index: f.index, palette, transparentIndex };
 }
 
 /** The config as structured-cloneable data (functions — test clocks, header hooks — stay on this thread). */

@@ -11,7 +11,9 @@ import type { Transferable } from 'node:worker_threads';
 import { workerData } from 'node:worker_threads';
 import type { Config } from '../../config.ts';
 import { serveTasks } from '../../granule/timeseries/thread-pool.ts';
+import { encodeSeriesFrame } from '../../raster/render/encode-gif.ts';
 import { sharedColormapPalette } from '../../raster/render/gif-colormap-frame.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { LruCache } from '../../util/lru-cache.ts';
 import { ReadSet, runWithReadSet } from '../../util/read-set.ts';
 import { RequestBudget, runWithBudget } from '../../util/request-budget.ts';
@@ -71,6 +73,14 @@ async function run(task: SeriesTask, signal: AbortSignal, backend: Backend = bac
   const colormap = memo.colormap.value;
   const f = await frameStep(reader, p, postProcessFor(p), task.bounds, colormap, signal);
   const shared = colormap?.kind === 'lut' && f.palette === sharedColormapPalette(colormap.table);
+  if (task.encodeAt !== undefined) {
+    // encoded here (its index back to this thread's pool); the image data crosses as an exact copy
+    const e = encodeSeriesFrame(f, ...task.encodeAt);
+    const data = e.data.slice();
+    BUFFER_POOL.release(e.data.buffer);
+    const frame: ThreadFrame = { width: e.width, height: e.height, data, palette: e.palette, transparentIndex: e.transparentIndex, shared };
+    return { value: frame, transfer: [data.buffer] };
+  }
   // the index array is the frame's own (whole buffer): moved, not copied
   const whole = f.index.byteOffset === 0 && f.index.byteLength === f.index.buffer.byteLength && f.index.buffer instanceof ArrayBuffer;
   const index = whole ? f.index : f.index.slice();
@@ -124,7 +134,7 @@ async function warmUp(signal: AbortSignal): Promise<number> {
   for (let round = 0; round < WARMUP_ROUNDS; round++) {
     const series = `warmup-${round}`;
     await serve({ ...base, kind: 'statistics', series, raw: { query, path: {} }, feature: w.feature }, signal, backend);
-    const frame = { ...base, kind: 'frame' as const, series, sized: true, bounds: w.bbox };
+    const frame = { ...base, kind: 'frame' as const, series, sized: true, bounds: w.bbox, encodeAt: [256, 256] as [number, number] };
     const path = { minx, miny, maxx, maxy, format: 'gif', width: '256', height: '256' };
     await serve({ ...frame, raw: { query: { ...query, rescale: '2000,6000', colormap_name: 'viridis' }, path } }, signal, backend);
     memos.delete(series);

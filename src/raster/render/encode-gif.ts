@@ -20,14 +20,15 @@ import type { ImageData } from '../image-data.ts';
 import type { Canvas } from './canvas.ts';
 import { coerceDtype } from './dtype-coerce.ts';
 import { colormapGifFrame } from './gif-colormap-frame.ts';
-import { lzwImageData, lzwMaxBytes } from './gif-lzw.ts';
+import { encodeFrame, writeAnimatedGif, type EncodedFrame } from './gif-file.ts';
 import type { IndexedFrame } from './indexed-frame.ts';
 import { postProcess, type RenderOptions } from './render-image.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 // Node resolves gifenc to its CommonJS build, whose named exports it cannot detect.
 const { applyPalette, quantize } = gifenc;
 
-export type { IndexedFrame };
+export type { EncodedFrame, IndexedFrame };
 
 /** RGBA (interleaved, 4 bytes per pixel) of an 8-bit canvas: 1–2 bands grey, 3+ bands RGB; alpha from the canvas or opaque. */
 export function canvasToRgba(canvas: Canvas, withAlpha: boolean): Uint8Array {
@@ -89,112 +90,55 @@ export function indexFrame(rgba: Uint8Array, width: number, height: number): Ind
   return { width, height, index: mapped, palette: anyTransparent ? [...quantised, [0, 0, 0]] : quantised, transparentIndex: anyTransparent ? t : -1 };
 }
 
-/** log2 of the entries of a palette's colour table (a power of two, at least 2 entries). */
-const tableBits = (paletteLength: number): number => Math.max(Math.ceil(Math.log2(paletteLength)), 1);
-
-/** Scratch output of one frame, grown as needed (encoding is synchronous). */
-let scratch = new Uint8Array(0);
-/** Largest scratch kept between frames (a 1024² frame's worst case): bigger frames use their own. */
-const SCRATCH_KEPT = 2 * 1024 * 1024;
-
 /**
- * One frame's bytes: for the first frame the file header (signature, logical screen descriptor,
- * its palette as the global colour table, NETSCAPE loop extension), then the graphic control
- * extension (delay, disposal 2, transparency), the image descriptor (a local colour table on
- * later frames, unless their palette is the global one: the same array) and the LZW image data.
- * Byte for byte what gifenc's `writeFrame` writes (which always writes the local table).
- */
-function frameBytes(f: IndexedFrame, first: boolean, delayMs: number, global: IndexedFrame['palette']): Uint8Array {
-  // a colour table has at least 2 entries
-  const palette = f.palette.length >= 2 ? f.palette : [...f.palette, [0, 0, 0]];
-  const bits = tableBits(palette.length);
-  const tableBytes = 3 << bits;
-  const local = !first && f.palette !== global;
-  const max = (first ? 6 + 7 + tableBytes + 19 : 0) + 8 + 10 + (local ? tableBytes : 0) + lzwMaxBytes(f.width * f.height);
-  if (scratch.length < max && max <= SCRATCH_KEPT) scratch = new Uint8Array(max);
-  const out = scratch.length >= max ? scratch : new Uint8Array(max);
-  let o = 0;
-  const u16 = (v: number) => {
-    out[o++] = v & 255;
-    out[o++] = (v >> 8) & 255;
-  };
-  const table = () => {
-    out.fill(0, o, o + tableBytes);
-    for (let k = 0; k < palette.length; k++) {
-      const c = palette[k]!;
-      out[o + 3 * k] = c[0]!;
-      out[o + 3 * k + 1] = c[1]!;
-      out[o + 3 * k + 2] = c[2]!;
-    }
-    o += tableBytes;
-  };
-  if (first) {
-    for (const ch of 'GIF89a') out[o++] = ch.charCodeAt(0);
-    u16(f.width);
-    u16(f.height);
-    out[o++] = 0x80 | (7 << 4) | (bits - 1); // global table, 8 bits of colour resolution
-    out[o++] = 0; // background index
-    out[o++] = 0; // pixel aspect ratio
-    table();
-    out[o++] = 0x21; // NETSCAPE2.0 application extension: loop forever
-    out[o++] = 0xff;
-    out[o++] = 11;
-    for (const ch of 'NETSCAPE2.0') out[o++] = ch.charCodeAt(0);
-    out[o++] = 3;
-    out[o++] = 1;
-    u16(0);
-    out[o++] = 0;
-  }
-  const transparent = f.transparentIndex >= 0;
-  out[o++] = 0x21; // graphic control extension
-  out[o++] = 0xf9;
-  out[o++] = 4;
-  out[o++] = (2 << 2) | (transparent ? 1 : 0); // disposal 2: restore to background
-  u16(Math.round(delayMs / 10));
-  out[o++] = transparent ? f.transparentIndex : 0;
-  out[o++] = 0;
-  out[o++] = 0x2c; // image descriptor
-  u16(0);
-  u16(0);
-  u16(f.width);
-  u16(f.height);
-  out[o++] = local ? 0x80 | (bits - 1) : 0;
-  if (local) table();
-  o = lzwImageData(f.index, 8, out, o);
-  return out.slice(0, o);
-}
-
-/** Bytes of the file prefix in the first frame's block: header 6, screen descriptor 7, global table, NETSCAPE extension 19. */
-const firstFramePrefix = (paletteLength: number): number => 6 + 7 + (3 << tableBits(Math.max(paletteLength, 2))) + 19;
-
-/**
- * The animated GIF: frames in order, each shown `delayMs` (GIF stores centiseconds), looping
- * forever. Each distinct frame is encoded once (gif-lzw.ts) and the GIF is the concatenation of
- * those blocks: a frame given again (the same object: time-series steps that read the same
- * granules) repeats its bytes. The first frame's palette is the global colour table, so its
- * repeats are its block without the file prefix (a frame without a local table uses the global
- * one). One concatenation at the end: appending 30 frames to one growing stream (as gifenc's,
- * which grows by 1/8 past 1 MB) cost more than their LZW encoding (bench/timeseries.ts).
+ * The animated GIF of indexed frames (gif-file.ts): frames in order, each shown `delayMs`,
+ * looping forever. Each distinct frame (object) is LZW-encoded once; a frame given again right
+ * after itself is written as a transparent repeat that keeps it on screen.
  */
 export function encodeAnimatedGif(frames: readonly IndexedFrame[], delayMs: number): Buffer {
-  const encoded = new Map<IndexedFrame, Uint8Array>();
-  const chunks: Uint8Array[] = [];
-  frames.forEach((f, i) => {
-    let bytes = encoded.get(f);
-    if (bytes === undefined) {
-      const all = frameBytes(f, i === 0, delayMs, frames[0]!.palette);
-      if (i === 0) {
-        chunks.push(all);
-        encoded.set(f, all.subarray(firstFramePrefix(f.palette.length)));
-        return;
-      }
-      encoded.set(f, all);
-      bytes = all;
+  const encoded = new Map<IndexedFrame, EncodedFrame>();
+  const list = frames.map((f) => {
+    let e = encoded.get(f);
+    if (e === undefined) {
+      e = encodeFrame(f);
+      encoded.set(f, e);
     }
-    chunks.push(bytes);
+    return e;
   });
-  chunks.push(Uint8Array.of(0x3b)); // trailer
-  return Buffer.concat(chunks);
+  return writeAnimatedGif(list, delayMs);
+}
+
+/** A time-series frame: encoded as soon as rendered (its size known in advance), else indexed until the GIF is written. */
+export type SeriesFrame = IndexedFrame | EncodedFrame;
+
+/**
+ * A frame encoded at once, at `width` × `height` (resized if the read gave another size); its
+ * index array goes back to the buffer pool (if it came from there: colormapGifFrame's).
+ */
+export function encodeSeriesFrame(f: IndexedFrame, width: number, height: number): EncodedFrame {
+  const e = encodeFrame(resizeIndexed(f, width, height));
+  BUFFER_POOL.release(f.index.buffer);
+  return e;
+}
+
+/**
+ * The animated GIF of a series' frames at the first frame's size: encoded frames as they are
+ * (all of the size they were encoded at: encodeSeriesFrame), indexed ones resized and encoded
+ * once per object.
+ */
+export function seriesGif(frames: readonly SeriesFrame[], delayMs: number): Buffer {
+  const { width, height } = frames[0]!;
+  const encoded = new Map<IndexedFrame, EncodedFrame>();
+  const list = frames.map((f) => {
+    if ('data' in f) return f;
+    let e = encoded.get(f);
+    if (e === undefined) {
+      e = encodeFrame(resizeIndexed(f, width, height));
+      encoded.set(f, e);
+    }
+    return e;
+  });
+  return writeAnimatedGif(list, delayMs);
 }
 
 /** Nearest-neighbour resize of an indexed frame (frames of a series whose native sizes differ). */

@@ -25,6 +25,7 @@ import { castUint8 } from '../numpy-cast.ts';
 import type { IndexedFrame } from './indexed-frame.ts';
 import type { RenderOptions } from './render-image.ts';
 import { rescaleValue, rescaleValueF32 } from './rescale.ts';
+import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 
 /**
  * A colormap table none of whose entries is transparent, as one palette for every frame: its
@@ -103,7 +104,8 @@ export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'f
   const span = hi - lo;
   const lo32 = Math.fround(lo);
   const hi32 = Math.fround(hi);
-  const index = new Uint8Array(n);
+  // pooled: an encoded frame gives it back (encodeSeriesFrame); every pixel is written below
+  const index = BUFFER_POOL.bytes(n);
   const used = new Uint8Array(256);
   const shared = sharedPalette(table);
   if (shared !== null) {

@@ -140,3 +140,78 @@ export function lzwImageData(index: Uint8Array, minCodeSize: number, out: Uint8A
   } else out[lenPos] = 0; // the empty block just opened is the terminator
   return pos;
 }
+
+/**
+ * The image data of `n` pixels all equal to `value`, without a pixel array: the same greedy parse
+ * and table resets as `lzwImageData` on such an input (the same bytes), computed from the run's
+ * length alone. In a run the table holds value¹…valueᴸ, valueᵏ being code `clear + k` for k ≥ 2,
+ * so each string written is the longest one (then one longer is added), the last what is left.
+ */
+export function lzwRun(n: number, value: number, minCodeSize: number): Uint8Array {
+  const clear = 1 << minCodeSize;
+  const eoi = clear + 1;
+  const codes: number[] = [clear];
+  const widths: number[] = [minCodeSize + 1];
+  let codeSize = minCodeSize + 1;
+  let maxCode = (1 << codeSize) - 1;
+  let next = clear + 2;
+  let longest = 1;
+  let remaining = n;
+  const code = (k: number): number => (k === 1 ? value : clear + k);
+  while (remaining > 0) {
+    const k = Math.min(longest, remaining);
+    codes.push(code(k));
+    widths.push(codeSize);
+    remaining -= k;
+    if (remaining === 0) {
+      if (next > maxCode) codeSize++;
+      break;
+    }
+    if (next > maxCode) {
+      codeSize++;
+      maxCode = codeSize === 12 ? MAX_CODE : (1 << codeSize) - 1;
+    }
+    if (next < MAX_CODE) {
+      next++;
+      longest = k + 1;
+    } else {
+      codes.push(clear);
+      widths.push(codeSize);
+      next = clear + 2;
+      codeSize = minCodeSize + 1;
+      maxCode = (1 << codeSize) - 1;
+      longest = 1;
+    }
+  }
+  codes.push(eoi);
+  widths.push(codeSize);
+  const bytes = Math.ceil(widths.reduce((a, b) => a + b, 0) / 8);
+  const out = new Uint8Array(1 + bytes + Math.ceil(bytes / BLOCK) + 1);
+  let pos = 0;
+  out[pos++] = minCodeSize;
+  let lenPos = pos++;
+  let count = 0;
+  let acc = 0;
+  let bits = 0;
+  for (let j = 0; j <= codes.length; j++) {
+    if (j < codes.length) {
+      acc |= codes[j]! << bits;
+      bits += widths[j]!;
+    }
+    while (bits >= 8 || (j === codes.length && bits > 0)) {
+      out[pos++] = acc & 255;
+      acc >>>= 8;
+      bits -= 8;
+      if (++count === BLOCK) {
+        out[lenPos] = BLOCK;
+        lenPos = pos++;
+        count = 0;
+      }
+    }
+  }
+  if (count > 0) {
+    out[lenPos] = count;
+    out[pos++] = 0;
+  } else out[lenPos] = 0;
+  return out.subarray(0, pos);
+}
