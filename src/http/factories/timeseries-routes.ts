@@ -124,12 +124,14 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
   const maxSide = services.config.limits.maxImageSide;
   // steps share repeated pure work (warp coordinates, cutlines) and, where provably the same, one
   // CMR search over their range (src/search/series-search.ts) through one scope per series
-  const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) => {
+  const inSeries = <T>(steps: string[], fn: () => Promise<T>): Promise<T> => {
     const shared = new SharedWork();
     const temporal = steps.length > 1 ? rangeTemporal(steps) : undefined;
     if (temporal !== undefined) shared.searchRange = { temporal, steps: steps.length };
-    return runWithSharedWork(() => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }), shared);
+    return runWithSharedWork(fn, shared);
   };
+  const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
+    inSeries(steps, () => runSteps(steps, (step, _i, s) => work(step, s), { concurrency: services.config.timeseries.concurrency, signal }));
   /** The request's parameters for one step: its `temporal`, everything else unchanged. */
   const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
   // RASTILE_TIMESERIES_THREADS > 0: each granule set's work runs on a worker thread (one task per
@@ -142,34 +144,54 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     return q;
   };
   /**
-   * One step's read. With a backend's `searchStep`, the search comes first and steps that found
-   * the same granules share one read (consecutive steps inside one granule's time range are the
-   * same mosaic); a step finding nothing is a 204 step without a read. Otherwise the reader
-   * searches as the single-step route does. With a pool, `remote` runs the shared read on a
-   * worker thread over the granules found.
+   * The steps' reads. With a backend's `searchStep`, every step's search comes first (one shared
+   * range search where provable: no data read yet), then each distinct granule set is read once
+   * (consecutive steps inside one granule's time range are the same mosaic), at most
+   * RASTILE_TIMESERIES_CONCURRENCY sets at once — sets, not steps, so that many granules' round
+   * trips overlap (with steps, the 3 steps of one granule held 3 of the 4 slots waiting on one
+   * read). A step finding nothing is a 204 step without a read. Otherwise each step's reader
+   * searches as the single-step route does. With a pool, `remote` runs a set's read on a worker
+   * thread over the granules found.
    */
-  const stepRead = <T>(
+  const readSteps = <T>(
+    steps: string[],
     p: ParsedParams<D>,
     area: Bounds,
     read: (reader: ImageReader, signal: AbortSignal) => Promise<T>,
-    remote?: (step: string, granules: readonly Granule[], searchBounds: Bounds, signal: AbortSignal) => Promise<T>,
-  ) => {
-    const shared = new Map<string, Promise<T>>();
-    return async (step: string, signal: AbortSignal): Promise<T> => {
-      if (searchStep === undefined) return read(await backend.open(forStep(p, step), signal), signal);
-      const found = await searchStep(forStep(p, step), area, signal);
-      if (found.count === 0) throw Errors.noData('No granule found for this step');
-      let result = shared.get(found.key);
-      if (result === undefined) {
-        const { granules, searchBounds } = found;
-        result =
-          remote !== undefined && granules !== undefined && searchBounds !== undefined
-            ? searchBounds(signal).then((b) => remote(step, granules, b, signal))
-            : found.open(signal).then((reader) => read(reader, signal));
-        shared.set(found.key, result);
-      }
-      return result;
-    };
+    remote: ((step: string, granules: readonly Granule[], searchBounds: Bounds, signal: AbortSignal) => Promise<T>) | undefined,
+    signal: AbortSignal,
+  ): Promise<Array<T | null>> => {
+    if (searchStep === undefined) return run(steps, async (step, s) => read(await backend.open(forStep(p, step), s), s), signal);
+    const concurrency = services.config.timeseries.concurrency;
+    return inSeries(steps, async () => {
+      const found = await runSteps(
+        steps,
+        async (step, _i, s) => {
+          const f = await searchStep(forStep(p, step), area, s);
+          if (f.count === 0) throw Errors.noData('No granule found for this step');
+          return f;
+        },
+        { concurrency, signal },
+      );
+      const sets = new Map<string, { step: string; found: StepSearch }>();
+      found.forEach((f, i) => {
+        if (f !== null && !sets.has(f.key)) sets.set(f.key, { step: steps[i]!, found: f });
+      });
+      const keys = [...sets.keys()];
+      const reads = await runSteps(
+        keys,
+        async (key, _i, s) => {
+          const { step, found: f } = sets.get(key)!;
+          const { granules, searchBounds } = f;
+          return remote !== undefined && granules !== undefined && searchBounds !== undefined
+            ? remote(step, granules, await searchBounds(s), s)
+            : read(await f.open(s), s);
+        },
+        { concurrency, signal },
+      );
+      const byKey = new Map(keys.map((k, i) => [k, reads[i] ?? null]));
+      return found.map((f) => (f === null ? null : (byKey.get(f.key) ?? null)));
+    });
   };
 
   registerRoute(app, registry, {
@@ -197,28 +219,26 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       const area = datasetGeographicBounds(coordCrs, geometryBounds(feature.geometry), WGS84);
       const coverage = new CoverageMemo();
       const series = newSeriesId();
-      const results = await run(
+      const results = await readSteps(
         steps,
-        stepRead(
-          p,
-          area,
-          (reader, s) => statisticsStep(reader, p, post, feature, { coord: coordCrs, dst: dstCrs }, s, coverage),
-          pool &&
-            ((step, granules, searchBounds, s) =>
-              runTask(
-                pool,
-                {
-                  kind: 'statistics',
-                  backend: threadBackend!,
-                  series,
-                  raw: { query: stepQuery(request.query, step), path: {} },
-                  granules,
-                  searchBounds,
-                  feature,
-                },
-                s,
-              )),
-        ),
+        p,
+        area,
+        (reader, s) => statisticsStep(reader, p, post, feature, { coord: coordCrs, dst: dstCrs }, s, coverage),
+        pool &&
+          ((step, granules, searchBounds, s) =>
+            runTask(
+              pool,
+              {
+                kind: 'statistics',
+                backend: threadBackend!,
+                series,
+                raw: { query: stepQuery(request.query, step), path: {} },
+                granules,
+                searchBounds,
+                feature,
+              },
+              s,
+            )),
         signal,
       );
       const statistics: Record<string, unknown> = {};
@@ -298,35 +318,33 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         // frames of a known size (no per-step label) are LZW-encoded as soon as rendered (gif-file.ts)
         const early = sized && !p.label;
         const done = (f: SeriesFrame): SeriesFrame => (early && !('data' in f) ? encodeSeriesFrame(f, p.width!, p.height!) : f);
-        const frames = await run(
+        const frames = await readSteps<SeriesFrame>(
           steps,
-          stepRead<SeriesFrame>(
-            p,
-            area,
-            async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
-            pool &&
-              (async (step, granules, searchBounds, s) =>
-                done(
-                  frameFromThread(
-                    await runTask<ThreadFrame>(
-                      pool,
-                      {
-                        kind: 'frame',
-                        backend: threadBackend!,
-                        series,
-                        raw: { query: stepQuery(request.query, step), path },
-                        granules,
-                        searchBounds,
-                        sized,
-                        bounds,
-                        ...(early && { encodeAt: [p.width!, p.height!] as [number, number] }),
-                      },
-                      s,
-                    ),
-                    colormap,
+          p,
+          area,
+          async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
+          pool &&
+            (async (step, granules, searchBounds, s) =>
+              done(
+                frameFromThread(
+                  await runTask<ThreadFrame>(
+                    pool,
+                    {
+                      kind: 'frame',
+                      backend: threadBackend!,
+                      series,
+                      raw: { query: stepQuery(request.query, step), path },
+                      granules,
+                      searchBounds,
+                      sized,
+                      bounds,
+                      ...(early && { encodeAt: [p.width!, p.height!] as [number, number] }),
+                    },
+                    s,
                   ),
-                )),
-          ),
+                  colormap,
+                ),
+              )),
           signal,
         );
         const kept: SeriesFrame[] = [];
