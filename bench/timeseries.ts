@@ -184,7 +184,7 @@ async function main(): Promise<void> {
           const wallMs = performance.now() - t0;
           // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
           if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
-          split.push(threadSplit(server.pid!, threads0, threadCpuMs(server.pid!)));
+          split.push(`wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}`);
           const reqs = data.requests.slice(d0);
           runs.push({
             wallMs,
