@@ -16,6 +16,7 @@
  *   /usr/bin/python3 bench/make-timeseries-data.py      # once
  *   node --import tsx bench/timeseries.ts [passes=3]
  *
+ * BENCH_DATA_DELAY_MS=<ms> delays every data-host answer (a remote host's latency; default 0).
  * BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
  * servers only, as NODE_OPTIONS.
  */
@@ -96,7 +97,10 @@ async function main(): Promise<void> {
   const doc = JSON.parse(readFileSync(path.join(dir, 'granules.json'), 'utf8')) as { collection: UmmItem; items: UmmItem[] };
   // ETags as real data hosts send them: a dataset opened once is reused (without validators every
   // use re-opens it: src/sources/open-source.ts).
-  const data = await startRangeServer({ root: path.join(dir, 'data'), validators: 'etag' });
+  // BENCH_DATA_DELAY_MS: each data-host answer delayed this long (a remote host's round trip; the
+  // in-process host answers at once, so by default only CPU contention shows in the wall time)
+  const dataDelay = Number(process.env['BENCH_DATA_DELAY_MS'] ?? 0);
+  const data = await startRangeServer({ root: path.join(dir, 'data'), validators: 'etag', delayMs: dataDelay });
   const items = JSON.parse(JSON.stringify(doc.items).replaceAll('{DATA_HOST}', data.url)) as UmmItem[];
   const cmr = await startCmrStandin({ granules: items, collections: [doc.collection] });
   const base = `collection_concept_id=C910000001-BENCH&assets=0&exitwhenfull=false`;
