@@ -34,6 +34,8 @@ export class FaultedReserve {
   /** Sizes asked for recently (most recent last), the ones kept ready. */
   private readonly wanted: number[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** The start-up slab (`seed`): handed out once, as a view, to the first read no exact buffer serves. */
+  private slab: ArrayBuffer | null = null;
   private filling = false;
   private made = 0;
   /** Chunk reads between `take` and `done`: no refill runs while one is. */
@@ -66,6 +68,36 @@ export class FaultedReserve {
     const buf = this.ready.get(n) ?? null;
     this.ready.delete(n);
     return buf;
+  }
+
+  /**
+   * `take` as bytes of exactly `n`: the exact buffer when one is ready, else — once — the first
+   * `n` bytes of the start-up slab (`seed`), else null. The slab's tail stays unused for as long
+   * as the holder keeps its view (at most the slab's size, once per process).
+   */
+  takeBytes(n: number): Uint8Array | null {
+    const buf = this.take(n);
+    if (buf !== null) return new Uint8Array(buf);
+    const slab = this.slab;
+    if (slab === null || n < MIN_RESERVED_BYTES || n > slab.byteLength) return null;
+    this.slab = null; // never handed out again
+    return new Uint8Array(slab, 0, n);
+  }
+
+  /**
+   * Faults in one slab of `bytes` now, for a new process's first chunk, whose size is not known
+   * yet (start-up, before the server listens: nothing else runs). Replaces an unused one.
+   */
+  seed(bytes: number): void {
+    const slab = new ArrayBuffer(bytes);
+    const view = new Uint8Array(slab);
+    for (let at = 0; at < bytes; at += PAGE) view[at] = 0;
+    this.slab = slab;
+  }
+
+  /** Bytes of the start-up slab not handed out yet. */
+  get slabBytes(): number {
+    return this.slab?.byteLength ?? 0;
   }
 
   /** The read that took a buffer of `n` bytes (or was refused one) has ended. */
