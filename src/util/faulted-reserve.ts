@@ -34,6 +34,8 @@ export class FaultedReserve {
   /** Sizes asked for recently (most recent last), the ones kept ready. */
   private readonly wanted: number[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** The start-up slabs (`seed`): each handed out once, as a view, to a read no exact buffer serves. */
+  private readonly slabs: ArrayBuffer[] = [];
   private filling = false;
   private made = 0;
   /** Chunk reads between `take` and `done`: no refill runs while one is. */
@@ -66,6 +68,39 @@ export class FaultedReserve {
     const buf = this.ready.get(n) ?? null;
     this.ready.delete(n);
     return buf;
+  }
+
+  /**
+   * `take` as bytes of exactly `n`: the exact buffer when one is ready, else the first `n` bytes
+   * of a start-up slab (`seed`; each serves one read), else null. A slab's tail stays unused for
+   * as long as the holder keeps its view (at most the slabs' size, once per process).
+   */
+  takeBytes(n: number): Uint8Array | null {
+    const buf = this.take(n);
+    if (buf !== null) return new Uint8Array(buf);
+    const i = n < MIN_RESERVED_BYTES ? -1 : this.slabs.findIndex((s) => s.byteLength >= n);
+    if (i < 0) return null;
+    const slab = this.slabs.splice(i, 1)[0]!; // never handed out again
+    return new Uint8Array(slab, 0, n);
+  }
+
+  /**
+   * Faults in `count` slabs of `bytes` now, for a new process's first chunks, whose size is not
+   * known yet (start-up, before the server listens: nothing else runs). Replaces unused ones.
+   */
+  seed(bytes: number, count = 1): void {
+    this.slabs.length = 0;
+    for (let k = 0; k < count; k++) {
+      const slab = new ArrayBuffer(bytes);
+      const view = new Uint8Array(slab);
+      for (let at = 0; at < bytes; at += PAGE) view[at] = 0;
+      this.slabs.push(slab);
+    }
+  }
+
+  /** Bytes of the start-up slab not handed out yet. */
+  get slabBytes(): number {
+    return this.slabs.reduce((a, s) => a + s.byteLength, 0);
   }
 
   /** The read that took a buffer of `n` bytes (or was refused one) has ended. */

@@ -31,11 +31,13 @@
  * `weak-etag` (the same as `W/"…"`), `last-modified` (its mtime as an HTTP date) or nothing
  * (`none`, the default). With a strong ETag, `If-Match` is honoured (412 on a mismatch) unless
  * `ignoreIfMatch`. Each answer's headers and body come from one open file handle, so an answer
- * is always of one version even while the file is replaced.
+ * is always of one version even while the file is replaced. The headers go out first and the body
+ * is streamed from the file as it is read (an object store's answer: nothing waits for the whole range).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { AnswerDelay, listenOnLoopback } from './local-server.ts';
 
 export interface RangeServerOptions {
@@ -176,17 +178,16 @@ export async function startRangeServer(options: RangeServerOptions): Promise<Ran
       }
       if (options.ignoreRange !== true) headers['accept-ranges'] = 'bytes';
       const [start, end] = range === undefined ? [0, size - 1] : [range.start, range.end];
-      const body = Buffer.alloc(Math.max(0, end - start + 1));
-      if (req.method !== 'HEAD') {
-        for (let at = 0; at < body.length;) {
-          const { bytesRead } = await fh.read(body, at, body.length - at, start + at);
-          if (bytesRead === 0) break;
-          at += bytesRead;
-        }
-      }
+      const length = Math.max(0, end - start + 1);
       if (range === undefined) res.writeHead(200, { ...headers, 'content-length': size });
-      else res.writeHead(206, { ...headers, 'content-length': body.length, 'content-range': `bytes ${start}-${end}/${size}` });
-      res.end(req.method === 'HEAD' ? undefined : body);
+      else res.writeHead(206, { ...headers, 'content-length': length, 'content-range': `bytes ${start}-${end}/${size}` });
+      if (req.method === 'HEAD' || length === 0) {
+        res.end();
+        return;
+      }
+      // Headers first, then the bytes as they are read (as an object store answers): the client
+      // starts on the first piece while the rest is read, not after the whole range was.
+      await pipeline(fh.createReadStream({ start, end, autoClose: false }), res);
     } finally {
       await fh.close();
     }

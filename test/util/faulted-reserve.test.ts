@@ -113,3 +113,33 @@ test('open request budgets are counted until closed (once each)', () => {
   b.close();
   assert.equal(openRequestBudgets(), before);
 });
+
+test('the start-up slab serves one read of any size up to it, as an exact-length view, once', async () => {
+  const r = new FaultedReserve(16 * N, 1);
+  r.seed(4 * N);
+  assert.equal(r.slabBytes, 4 * N);
+  assert.equal(r.takeBytes(MIN_RESERVED_BYTES - 1), null, 'too small to be served');
+  r.done(MIN_RESERVED_BYTES - 1);
+  assert.equal(r.takeBytes(4 * N + 1), null, 'larger than the slab');
+  r.done(4 * N + 1);
+  const first = r.takeBytes(3 * N + 4096);
+  assert.ok(first !== null);
+  assert.equal(first.length, 3 * N + 4096);
+  assert.equal(first.byteOffset, 0);
+  assert.ok(first.every((b) => b === 0));
+  first.fill(7); // the holder keeps it
+  r.done(3 * N + 4096);
+  assert.equal(r.slabBytes, 0, 'handed out once');
+  const second = r.takeBytes(N);
+  assert.equal(second, null, 'no slab any more, and nothing of that size ready yet');
+  r.done(N);
+  await r.settled();
+  const exact = r.takeBytes(3 * N + 4096);
+  assert.ok(exact !== null && exact.buffer !== first.buffer);
+  assert.equal(exact.buffer.byteLength, 3 * N + 4096, 'later buffers are exact, from the refill');
+  r.done(3 * N + 4096);
+  assert.ok(
+    first.every((b) => b === 7),
+    'the slab’s holder kept its bytes',
+  );
+});

@@ -16,6 +16,7 @@ import { chargeRequest, releaseRequest } from '../../util/request-budget.ts';
 import type { GridBand, GridDataset, GridLevel, GridWindowRead, NodataType } from '../grid-dataset.ts';
 import type { ArrayFile } from './array-model.ts';
 import type { ChunkCache } from './chunk-cache.ts';
+import { copyRun, decodeRun, decodeRunMany } from './decode-run.ts';
 import { readHyperslab } from './hyperslab.ts';
 import { axisRuns, type AxisRun, type OutputAxis } from './spatial-axes.ts';
 import type { VariablePlan } from './variable-plan.ts';
@@ -183,19 +184,9 @@ export class ArrayGrid implements GridDataset {
       for (let r = 0; r < rr.length; r++) {
         const srcRow = base + (rowMap[window.row + rr.out + r] - rr.srcMin) * yStride + c0;
         const dstRow = (rr.out + r) * w + cr.out;
-        if (!decoded) {
-          for (let c = 0, s = srcRow; c < n; c++, s += cStep) dst[dstRow + c] = slab[s];
-        } else if (!manyMissing) {
-          for (let c = 0, s = srcRow; c < n; c++, s += cStep) {
-            const raw = slab[s];
-            dst[dstRow + c] = raw === m0 || raw === m1 || raw !== raw ? NaN : raw * scale + offset;
-          }
-        } else {
-          for (let c = 0, s = srcRow; c < n; c++, s += cStep) {
-            const raw = slab[s];
-            dst[dstRow + c] = raw === m0 || raw === m1 || raw !== raw || missing.includes(raw) ? NaN : raw * scale + offset;
-          }
-        }
+        if (!decoded) copyRun(dst, dstRow, slab, srcRow, cStep, n);
+        else if (!manyMissing) decodeRun(dst, dstRow, slab, srcRow, cStep, n, m0, m1, scale, offset);
+        else decodeRunMany(dst, dstRow, slab, srcRow, cStep, n, m0, m1, missing, scale, offset);
       }
     }
     releaseRequest(slab.byteLength);

@@ -9,7 +9,8 @@ import { readHyperslab } from './hyperslab.ts';
 export async function readCoordinate(file: ArrayFile, v: ArrayVariable, cache: ChunkCache, signal?: AbortSignal): Promise<Float64Array> {
   const raw = await readHyperslab(file, v, { start: [0], count: [v.shape[0]] }, cache, signal);
   const d = cfDecoding(v);
-  const out = Float64Array.from(raw);
+  // the typed-array constructor converts natively (`Float64Array.from` walks the iterator: ~2 ms for 20k values)
+  const out = new Float64Array(raw);
   if (d !== null && (d.scale !== 1 || d.offset !== 0)) for (let i = 0; i < out.length; i++) out[i] = out[i] * d.scale + d.offset;
   return out;
 }

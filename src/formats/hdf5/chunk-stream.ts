@@ -55,8 +55,8 @@ export class StreamedChunk implements ByteSink {
     this.pieces = this.inflater.available ? null : [];
     if (this.pieces === null) {
       // a buffer whose pages are in already (util/faulted-reserve.ts), else a fresh one
-      const ready = FAULTED_RESERVE.take(chunkBytes);
-      this.out = ready !== null ? new Uint8Array(ready) : new Uint8Array(chunkBytes);
+      const ready = FAULTED_RESERVE.takeBytes(chunkBytes);
+      this.out = ready ?? new Uint8Array(chunkBytes);
       this.faulted = ready !== null;
     } else {
       this.out = new Uint8Array(0);

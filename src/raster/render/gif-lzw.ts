@@ -124,6 +124,15 @@ export function lzwImageData(index: Uint8Array, minCodeSize: number, out: Uint8A
     acc |= eoi << bits;
     bits += codeSize;
   }
+  return finishSubBlocks(out, pos, lenPos, count, acc, bits);
+}
+
+/**
+ * Ends a code stream: writes the `bits` (< 32) still in `acc` into the open sub-block (length byte
+ * at `lenPos`, `count` bytes in it), opening new ones as they fill, then the block terminator;
+ * returns the offset after it.
+ */
+function finishSubBlocks(out: Uint8Array, pos: number, lenPos: number, count: number, acc: number, bits: number): number {
   while (bits > 0) {
     out[pos++] = acc & 255;
     acc >>>= 8;
@@ -193,12 +202,10 @@ export function lzwRun(n: number, value: number, minCodeSize: number): Uint8Arra
   let count = 0;
   let acc = 0;
   let bits = 0;
-  for (let j = 0; j <= codes.length; j++) {
-    if (j < codes.length) {
-      acc |= codes[j]! << bits;
-      bits += widths[j]!;
-    }
-    while (bits >= 8 || (j === codes.length && bits > 0)) {
+  for (let j = 0; j < codes.length; j++) {
+    acc |= codes[j]! << bits;
+    bits += widths[j]!;
+    while (bits >= 8) {
       out[pos++] = acc & 255;
       acc >>>= 8;
       bits -= 8;
@@ -209,9 +216,5 @@ export function lzwRun(n: number, value: number, minCodeSize: number): Uint8Arra
       }
     }
   }
-  if (count > 0) {
-    out[lenPos] = count;
-    out[pos++] = 0;
-  } else out[lenPos] = 0;
-  return out.subarray(0, pos);
+  return out.subarray(0, finishSubBlocks(out, pos, lenPos, count, acc, bits));
 }
