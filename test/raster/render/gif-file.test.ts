@@ -14,28 +14,7 @@ import { describe, it } from 'node:test';
 import { encodeAnimatedGif, type IndexedFrame } from '../../../src/raster/render/encode-gif.ts';
 import { encodeFrame, writeAnimatedGif } from '../../../src/raster/render/gif-file.ts';
 import { lzwImageData, lzwMaxBytes, lzwRun } from '../../../src/raster/render/gif-lzw.ts';
-
-/** RGBA a decoder must show for a frame drawn on a cleared canvas (transparent pixels: 0,0,0,0). */
-function rgbaOf(f: IndexedFrame): Uint8Array {
-  const out = new Uint8Array(4 * f.width * f.height);
-  for (let i = 0; i < f.width * f.height; i++) {
-    const k = f.index[i]!;
-    if (k === f.transparentIndex) continue;
-    const c = f.palette[k]!;
-    out.set([c[0]!, c[1]!, c[2]!, 255], 4 * i);
-  }
-  return out;
-}
-
-function random(n: number, symbols: number, seed: number): Uint8Array {
-  const a = new Uint8Array(n);
-  let s = seed;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff;
-    a[i] = (s >> 16) % symbols;
-  }
-  return a;
-}
+import { random, rgbaOf } from '../../helpers/gif-pixels.ts';
 
 const greys = (n: number): number[][] => Array.from({ length: n }, (_, k) => [k, 255 - k, (k * 7) & 255]);
 

@@ -20,6 +20,7 @@ import { canvasToRgba, encodeAnimatedGif, indexFrame, type IndexedFrame } from '
 import { colormapGifFrame } from '../../../src/raster/render/gif-colormap-frame.ts';
 import { postProcess, type RenderOptions } from '../../../src/raster/render/render-image.ts';
 import { makeImage } from './image.ts';
+import { rgbaOf } from '../../helpers/gif-pixels.ts';
 
 const W = 37;
 const H = 23;
@@ -34,18 +35,6 @@ function image(dtype: DType, fill: (i: number) => number, masked: (i: number) =>
   const mask = new Uint8Array(W * H);
   for (let i = 0; i < W * H; i++) mask[i] = masked(i) ? 0 : 255;
   return makeImage(data, { width: W, height: H, masks: data.map(() => mask) });
-}
-
-/** What a decoder shows: RGBA, transparent pixels all 0. */
-function rgbaOf(f: IndexedFrame): Uint8Array {
-  const out = new Uint8Array(4 * f.width * f.height);
-  for (let i = 0; i < f.width * f.height; i++) {
-    const k = f.index[i]!;
-    if (k === f.transparentIndex) continue;
-    const c = f.palette[k]!;
-    out.set([c[0]!, c[1]!, c[2]!, 255], 4 * i);
-  }
-  return out;
 }
 
 function generic(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame {

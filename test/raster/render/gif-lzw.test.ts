@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import gifenc from 'gifenc';
 import { lzwImageData, lzwMaxBytes } from '../../../src/raster/render/gif-lzw.ts';
+import { random } from '../../helpers/gif-pixels.ts';
 
 const { GIFEncoder } = gifenc;
 
@@ -23,16 +24,6 @@ function ours(index: Uint8Array): Uint8Array {
   const end = lzwImageData(index, 8, out, 3);
   assert.ok(end - 3 <= lzwMaxBytes(index.length));
   return out.subarray(3, end);
-}
-
-function random(n: number, symbols: number, seed: number): Uint8Array {
-  const a = new Uint8Array(n);
-  let s = seed;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff;
-    a[i] = (s >> 16) % symbols;
-  }
-  return a;
 }
 
 describe('GIF LZW image data', () => {
