@@ -1,5 +1,5 @@
 /**
- * A loopback HTTP server of one in-memory file for the start-up warm-up (warmup.ts): GET with a
+ * A loopback HTTP server of one in-memory file for the start-up warm-ups (warmup.ts): GET with a
  * `Range: bytes=a-b` header answers 206 with that range, without one 200 with the whole file; a
  * strong ETag, as object stores send. Enough for the server's own HTTP source (range reads,
  * streamed bodies) to read the file the way it reads a remote granule.

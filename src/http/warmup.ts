@@ -10,8 +10,6 @@
  *
  * RASTILE_WARMUP=0 skips it (see serve.ts).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { warmupNetcdf } from '../formats/array/warmup-netcdf.ts';
 import { getTileMatrixSet } from '../geo/tms.ts';
@@ -86,15 +84,12 @@ const FIRST_CHUNK_SLAB_BYTES = 4 * 1024 * 1024;
 
 /** One fetch() to a loopback listener of our own: loads the HTTP client and compiles its parser. */
 export async function warmHttpClient(): Promise<void> {
-  const server = createServer((_req, res) => res.end('ok'));
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const server = await startWarmupRangeServer(new TextEncoder().encode('ok'), 'ok');
   try {
-    const { port } = server.address() as AddressInfo;
-    const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(5000) });
+    const res = await fetch(server.url, { signal: AbortSignal.timeout(5000) });
     await res.arrayBuffer();
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   }
 }
 
