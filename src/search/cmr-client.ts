@@ -86,11 +86,7 @@ export class CmrClient {
     if (selection.empty) return;
     const pageSize = Math.max(1, Math.min(this.options.pageSize, query.itemsLimit, MAX_PAGE_SIZE));
     const params = granuleSearchParams(query, selection.filter, pageSize);
-    let searchAfter: string | null = null;
-    let fetched = 0;
-    for (;;) {
-      const page = await this.page('granules.umm_json', params, searchAfter, 'granule search', signal);
-      fetched += page.items.length;
+    for await (const page of this.pages(params, pageSize, signal)) {
       for (const item of page.items) {
         const granule = parseGranule(item);
         const offer = selection.offer(granule);
@@ -98,11 +94,6 @@ export class CmrClient {
         yield granule;
         if (offer === 'last') return;
       }
-      // The last page: CMR sends full pages until the end, so a short page (or having seen every
-      // hit CMR counted) ends the search without asking for an empty page after it.
-      if (page.items.length < pageSize || page.searchAfter === null) return;
-      if (page.hits !== null && fetched >= page.hits) return;
-      searchAfter = page.searchAfter;
     }
   }
 
@@ -118,13 +109,27 @@ export class CmrClient {
     const pageSize = Math.max(1, Math.min(cap + 1, MAX_PAGE_SIZE));
     const params = granuleSearchParams(query, filter, pageSize);
     const granules: Granule[] = [];
-    let searchAfter: string | null = null;
-    for (;;) {
-      const page = await this.page('granules.umm_json', params, searchAfter, 'granule search', signal);
+    for await (const page of this.pages(params, pageSize, signal)) {
       if (granules.length + page.items.length > cap || (page.hits !== null && page.hits > cap)) return null;
       for (const item of page.items) granules.push(parseGranule(item));
-      if (page.items.length < pageSize || page.searchAfter === null) return granules;
-      if (page.hits !== null && granules.length >= page.hits) return granules;
+    }
+    return granules;
+  }
+
+  /**
+   * The pages of a granule search in order. CMR sends full pages until the end, so a short page (or
+   * having seen every hit CMR counted) is the last one: no empty page is asked for after it.
+   * Stopping the iteration early sends no further request.
+   */
+  private async *pages(params: Array<[string, string]>, pageSize: number, signal?: AbortSignal): AsyncGenerator<CmrPage> {
+    let searchAfter: string | null = null;
+    let fetched = 0;
+    for (;;) {
+      const page = await this.page('granules.umm_json', params, searchAfter, 'granule search', signal);
+      fetched += page.items.length;
+      yield page;
+      if (page.items.length < pageSize || page.searchAfter === null) return;
+      if (page.hits !== null && fetched >= page.hits) return;
       searchAfter = page.searchAfter;
     }
   }
