@@ -3,13 +3,17 @@
  * (test/helpers/thread-pool-worker.ts): results and moved buffers come back, typed errors are
  * rebuilt with their kind, message and context, an abort stops the task in the thread and rejects
  * at once, a thread that exits fails its task with Internal (500) and is replaced, and close()
- * ends the threads (this file's process then exits: the pool keeps nothing alive).
+ * ends the threads (this file's process then exits: the pool keeps nothing alive); with idleMs the
+ * threads end when idle and start again, warm-up first, at the next task.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRastileError } from '../../src/errors.ts';
+import { EventEmitter } from 'node:events';
 import { ThreadPool } from '../../src/granule/timeseries/thread-pool.ts';
+import { seriesPool } from '../../src/http/factories/timeseries-threads.ts';
+import type { Services } from '../../src/http/services.ts';
 
 const aborted = new SharedArrayBuffer(4);
 const entry = new URL('../helpers/thread-pool-worker.ts', import.meta.url);
@@ -104,6 +108,80 @@ describe('ThreadPool warm-up', () => {
       assert.equal(await pool.start(), 0);
       assert.equal(pool.warmed, 0);
       assert.deepEqual(await pool.run({ op: 'echo', value: 7 }, never), 7);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('ThreadPool idle stop (idleMs)', () => {
+  it('ends every thread after idleMs without a task, not while one runs; the next task starts them again, warm-up first', async () => {
+    const pool = new ThreadPool({ size: 2, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 20 }, idleMs: 150 });
+    try {
+      assert.equal(await pool.start(), 2);
+      // a task running longer than idleMs holds the threads
+      const controller = new AbortController();
+      const hanging = pool.run({ op: 'hang' }, controller.signal);
+      await sleep(400);
+      assert.equal(pool.threads, 2);
+      assert.equal(pool.idleStops, 0);
+      controller.abort();
+      await assert.rejects(hanging);
+      for (let i = 0; i < 100 && pool.threads > 0; i++) await sleep(20);
+      assert.equal(pool.threads, 0, 'every thread ended once idle');
+      assert.equal(pool.idleStops, 1);
+      assert.equal(pool.warmed, 0);
+      // the next task respawns both threads and runs after its thread's warm-up
+      assert.equal(await pool.run<boolean>({ op: 'warmed' }, never), true);
+      assert.equal(pool.threads, 2);
+      assert.equal(await pool.start(), 2, 'both warmed again');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('a series on a cold pool (seriesPool, RASTILE_TIMESERIES_THREADS_COLD)', () => {
+  const services = (whenCold: 'inline' | 'wait') => ({ config: { timeseries: { threadsWhenCold: whenCold } } }) as unknown as Services;
+
+  it('inline: runs on the calling thread while the threads are not warm, and starts them when its response closes', async () => {
+    const pool = new ThreadPool({ size: 2, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 50 } });
+    try {
+      const response = new EventEmitter();
+      assert.equal(pool.ready, false);
+      assert.equal(seriesPool(pool, services('inline'), response), undefined);
+      assert.equal(pool.threads, 0, 'nothing started during the series');
+      response.emit('close');
+      assert.equal(pool.threads, 2);
+      assert.equal(pool.ready, false, 'warming');
+      assert.equal(seriesPool(pool, services('inline'), new EventEmitter()), undefined);
+      assert.equal(await pool.start(), 2);
+      assert.equal(pool.ready, true);
+      assert.equal(seriesPool(pool, services('inline'), new EventEmitter()), pool);
+      assert.equal(seriesPool(undefined, services('inline'), new EventEmitter()), undefined);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('wait: the pool at once (its tasks wait for the warm-up)', async () => {
+    const pool = new ThreadPool({ size: 1, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 50 } });
+    try {
+      assert.equal(seriesPool(pool, services('wait'), new EventEmitter()), pool);
+      assert.equal(await pool.run<boolean>({ op: 'warmed' }, never), true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('prestart() arms the idle stop once the warm-ups end, with no task ever run', async () => {
+    const pool = new ThreadPool({ size: 1, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 20 }, idleMs: 100 });
+    try {
+      pool.prestart();
+      assert.equal(pool.threads, 1);
+      for (let i = 0; i < 100 && pool.idleStops === 0; i++) await sleep(20);
+      assert.equal(pool.idleStops, 1);
+      assert.equal(pool.threads, 0);
     } finally {
       await pool.close();
     }

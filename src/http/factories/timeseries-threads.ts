@@ -1,7 +1,8 @@
 /**
  * Time-series steps on worker threads (RASTILE_TIMESERIES_THREADS): the calling side. One pool per
  * app's Services, started with the server (`startTimeseriesThreads`, before it listens) or else by
- * the first series, ended when the app closes. Each thread first runs the warm-up task (the series
+ * the first series, ended after RASTILE_TIMESERIES_THREADS_IDLE_S without a task (started again,
+ * warm-up first, by the next series) and when the app closes. Each thread first runs the warm-up task (the series
  * work on a built-in granule) unless RASTILE_WARMUP=0. A task is the plain
  * description of one granule set's work — the backend kind, the granules the step's CMR search
  * found (on this thread), the request's raw parameters (the worker parses them with the route's
@@ -77,6 +78,7 @@ export function timeseriesPool(app: FastifyInstance, services: Services): Thread
       workerData: { config: cloneable(services.config) },
       name: 'rastile-timeseries',
       ...(warm ? { warmup: WARMUP_TASK } : {}),
+      idleMs: services.config.timeseries.threadsIdleMs ?? 0,
     });
     pools.set(services, pool);
   }
@@ -89,6 +91,22 @@ export function timeseriesPool(app: FastifyInstance, services: Services): Thread
     app.addHook('onClose', async () => p.close());
   }
   return pool;
+}
+
+/**
+ * The pool a series should use now: `pool` when its threads are started and warm (or the config
+ * says to wait for them), else undefined — the series runs on the calling thread — and the
+ * threads start (and warm up) once `response` closes, for the series after it, so that their
+ * start-up does not compete with this one for the cores.
+ */
+export function seriesPool(
+  pool: ThreadPool | undefined,
+  services: Services,
+  response: { once(event: 'close', fn: () => void): unknown },
+): ThreadPool | undefined {
+  if (pool === undefined || pool.ready || services.config.timeseries.threadsWhenCold === 'wait') return pool;
+  response.once('close', () => pool.prestart());
+  return undefined;
 }
 
 /**
