@@ -105,8 +105,8 @@ export async function serveProcess(config: Config, options: { announce: boolean;
   }
   // Time-series worker threads (RASTILE_TIMESERIES_THREADS > 0), each warmed on a built-in granule
   // unless RASTILE_WARMUP=0: with RASTILE_TIMESERIES_THREADS_COLD=wait they start now, instead of
-  // cold under the first series; by default (inline) after the first series, which runs on the
-  // calling thread (an idle server keeps no thread's memory: notes/decisions.md).
+  // cold under the first series; by default (inline) once series come in a row (seriesPool), those
+  // before running on the calling thread (an idle server keeps no thread's memory: notes/decisions.md).
   if (config.timeseries.threadsWhenCold === 'wait') {
     const { startTimeseriesThreads } = await import('../http/factories/timeseries-threads.ts');
     await startTimeseriesThreads(app);

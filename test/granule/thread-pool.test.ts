@@ -142,13 +142,18 @@ describe('ThreadPool idle stop (idleMs)', () => {
 });
 
 describe('a series on a cold pool (seriesPool, RASTILE_TIMESERIES_THREADS_COLD)', () => {
-  const services = (whenCold: 'inline' | 'wait') => ({ config: { timeseries: { threadsWhenCold: whenCold } } }) as unknown as Services;
+  const services = (whenCold: 'inline' | 'wait', idleMs = 60_000) =>
+    ({ config: { timeseries: { threadsWhenCold: whenCold, threadsIdleMs: idleMs } } }) as unknown as Services;
 
-  it('inline: runs on the calling thread while the threads are not warm, and starts them when its response closes', async () => {
+  it('inline: runs on the calling thread while the threads are not warm; a second cold series within the idle time starts them when its response closes', async () => {
     const pool = new ThreadPool({ size: 2, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 50 } });
     try {
-      const response = new EventEmitter();
       assert.equal(pool.ready, false);
+      const first = new EventEmitter();
+      assert.equal(seriesPool(pool, services('inline'), first), undefined);
+      first.emit('close');
+      assert.equal(pool.threads, 0, 'a lone series starts nothing');
+      const response = new EventEmitter();
       assert.equal(seriesPool(pool, services('inline'), response), undefined);
       assert.equal(pool.threads, 0, 'nothing started during the series');
       response.emit('close');
@@ -159,6 +164,19 @@ describe('a series on a cold pool (seriesPool, RASTILE_TIMESERIES_THREADS_COLD)'
       assert.equal(pool.ready, true);
       assert.equal(seriesPool(pool, services('inline'), new EventEmitter()), pool);
       assert.equal(seriesPool(undefined, services('inline'), new EventEmitter()), undefined);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('inline with no idle stop (0): the first cold series starts the threads', async () => {
+    const pool = new ThreadPool({ size: 1, entry, workerData: { aborted }, name: 'test-pool' });
+    try {
+      const response = new EventEmitter();
+      assert.equal(seriesPool(pool, services('inline', 0), response), undefined);
+      response.emit('close');
+      assert.equal(pool.threads, 1);
+      assert.equal(seriesPool(pool, services('inline', 0), new EventEmitter()), pool);
     } finally {
       await pool.close();
     }

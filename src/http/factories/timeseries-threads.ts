@@ -93,11 +93,17 @@ export function timeseriesPool(app: FastifyInstance, services: Services): Thread
   return pool;
 }
 
+/** When the latest series that found its pool cold ended (ms since 1970). */
+const lastColdSeries = new WeakMap<ThreadPool, number>();
+
 /**
  * The pool a series should use now: `pool` when its threads are started and warm (or the config
- * says to wait for them), else undefined — the series runs on the calling thread — and the
- * threads start (and warm up) once `response` closes, for the series after it, so that their
- * start-up does not compete with this one for the cores.
+ * says to wait for them), else undefined — the series runs on the calling thread. Starting the
+ * threads costs ~1.4 s of CPU each (module load and warm-up; BENCHMARKS.md, time series, ninth
+ * session), so they start (and warm up) when a cold series' response closes only if another cold
+ * series ended less than RASTILE_TIMESERIES_THREADS_IDLE_S before (always when that is 0): a
+ * lone series now and then never pays it, a burst gets the threads from its third series on, and
+ * the start-up does not compete with a series for the cores.
  */
 export function seriesPool(
   pool: ThreadPool | undefined,
@@ -105,7 +111,13 @@ export function seriesPool(
   response: { once(event: 'close', fn: () => void): unknown },
 ): ThreadPool | undefined {
   if (pool === undefined || pool.ready || services.config.timeseries.threadsWhenCold === 'wait') return pool;
-  response.once('close', () => pool.prestart());
+  response.once('close', () => {
+    const idleMs = services.config.timeseries.threadsIdleMs ?? 0;
+    const now = Date.now();
+    const previous = lastColdSeries.get(pool);
+    lastColdSeries.set(pool, now);
+    if (idleMs === 0 || (previous !== undefined && now - previous < idleMs)) pool.prestart();
+  });
   return undefined;
 }
 
