@@ -192,6 +192,23 @@ describe('a series on a cold pool (seriesPool, RASTILE_TIMESERIES_THREADS_COLD)'
     }
   });
 
+  it('touch() restarts the idle countdown (a series about to use the threads)', async () => {
+    const pool = new ThreadPool({ size: 1, entry, workerData: { aborted }, name: 'test-pool', idleMs: 2000 });
+    try {
+      assert.equal(await pool.start(), 0);
+      assert.equal(seriesPool(pool, services('inline'), new EventEmitter()), pool);
+      // 3 s of touches, every 0.2 s, against a 2 s idle stop: the threads stay
+      for (let i = 0; i < 15; i++) {
+        await sleep(200);
+        pool.touch();
+      }
+      assert.equal(pool.idleStops, 0);
+      assert.equal(pool.threads, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('prestart() arms the idle stop once the warm-ups end, with no task ever run', async () => {
     const pool = new ThreadPool({ size: 1, entry, workerData: { aborted }, name: 'test-pool', warmup: { op: 'warm', ms: 20 }, idleMs: 100 });
     try {

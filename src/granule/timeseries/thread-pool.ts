@@ -101,6 +101,13 @@ export class ThreadPool {
     for (const slot of this.slots) if (slot.pending.size === 0) this.idle(slot);
   }
 
+  /** Restarts the idle countdown when it runs (a series is about to use the threads: not ended under it). */
+  touch(): void {
+    if (this.idleTimer === undefined) return;
+    this.keepAlive();
+    for (const slot of this.slots) this.idle(slot);
+  }
+
   /** Threads alive whose warm-up task has succeeded. */
   get warmed(): number {
     return this.slots.filter((s) => s.warmed).length;

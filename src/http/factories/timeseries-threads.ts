@@ -110,7 +110,11 @@ export function seriesPool(
   services: Services,
   response: { once(event: 'close', fn: () => void): unknown },
 ): ThreadPool | undefined {
-  if (pool === undefined || pool.ready || services.config.timeseries.threadsWhenCold === 'wait') return pool;
+  if (pool === undefined || services.config.timeseries.threadsWhenCold === 'wait') return pool;
+  if (pool.ready) {
+    pool.touch(); // the idle stop does not fire during this series' searches
+    return pool;
+  }
   response.once('close', () => {
     const idleMs = services.config.timeseries.threadsIdleMs ?? 0;
     const now = Date.now();
