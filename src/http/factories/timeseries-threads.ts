@@ -1,8 +1,9 @@
 /**
  * Time-series steps on worker threads (RASTILE_TIMESERIES_THREADS): the calling side. One pool per
- * app's Services, started with the server (`startTimeseriesThreads`, before it listens) or else by
- * the first series, ended after RASTILE_TIMESERIES_THREADS_IDLE_S without a task (started again,
- * warm-up first, by the next series) and when the app closes. Each thread first runs the warm-up task (the series
+ * app's Services, started once series come in a row (`seriesPool`; series run on the calling
+ * thread until the threads are warm) or, with RASTILE_TIMESERIES_THREADS_COLD=wait, with the server
+ * (`startTimeseriesThreads`, before it listens); ended after RASTILE_TIMESERIES_THREADS_IDLE_S
+ * without a task and when the app closes. Each thread first runs the warm-up task (the series
  * work on a built-in granule) unless RASTILE_WARMUP=0. A task is the plain
  * description of one granule set's work — the backend kind, the granules the step's CMR search
  * found (on this thread), the request's raw parameters (the worker parses them with the route's
