@@ -69,6 +69,9 @@ interface Run {
   cmrRequests: number;
 }
 
+/** Thread names (/proc/<pid>/task/<tid>/comm: "V8 DefaultWorke", "libuv-worker", …) by tid. */
+const threadNames = new Map<number, string>();
+
 /** CPU ms of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/stat. */
 function threadCpuMs(pid: number): Map<number, number> {
   const out = new Map<number, number>();
@@ -76,6 +79,7 @@ function threadCpuMs(pid: number): Map<number, number> {
     try {
       const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       out.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK);
+      if (!threadNames.has(Number(tid))) threadNames.set(Number(tid), readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
     } catch {
       // the thread ended meanwhile
     }
@@ -87,7 +91,7 @@ function threadCpuMs(pid: number): Map<number, number> {
 function threadSplit(pid: number, before: Map<number, number>, after: Map<number, number>): string {
   const delta = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const).filter(([, ms]) => ms >= 20);
   const main = delta.find(([tid]) => tid === pid)?.[1] ?? 0;
-  const others = delta.filter(([tid]) => tid !== pid).map(([, ms]) => ms.toFixed(0));
+  const others = delta.filter(([tid]) => tid !== pid).map(([tid, ms]) => `${ms.toFixed(0)} (${threadNames.get(tid) ?? '?'})`);
   return `main ${main.toFixed(0)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
 }
 

@@ -5,6 +5,7 @@ import { bitmapPalette, colorInterpretations, paletteFromColorMap } from '../../
 import { lzwDecode } from '../../src/formats/tiff/decoders/lzw.ts';
 import { inflateBlock } from '../../src/formats/tiff/decoders/inflate.ts';
 import { deflateSync } from 'node:zlib';
+import { runWithSharedWork, SharedWork } from '../../src/util/shared-work.ts';
 import { packbitsDecode } from '../../src/formats/tiff/decoders/packbits.ts';
 import { horizontalToPlanes, swapBytes, undoFloatingPoint, undoHorizontal } from '../../src/formats/tiff/decoders/predictor.ts';
 import { deinterleave, halfToFloat, unpackBits } from '../../src/formats/tiff/decoders/samples.ts';
@@ -310,6 +311,26 @@ describe('deflate blocks', () => {
       await assert.rejects(inflateBlock(bad, new Uint8Array(size)), { kind: 'InvalidFormat' });
     });
   }
+
+  it('inside a series scope that asks for it, the same results with the inflate on the thread pool', async () => {
+    const size = 131_072;
+    const data = Uint8Array.from({ length: size + 100 }, (_, i) => (i * 31 + (i >> 11)) & 255);
+    const z = deflateSync(data);
+    const work = new SharedWork();
+    work.inflateOffThread = true;
+    await runWithSharedWork(async () => {
+      // several at once, as sets read concurrently do
+      const outs = await Promise.all([0, 1, 2, 3, 4, 5].map(() => inflateBlock(z, new Uint8Array(size))));
+      for (const out of outs) assert.deepEqual(out, data.subarray(0, size));
+      const short = deflateSync(data.subarray(0, size - 10));
+      await assert.rejects(inflateBlock(short, new Uint8Array(size)), { kind: 'InvalidFormat', message: /ends early/ });
+      const bad = Uint8Array.from(z);
+      bad[2] ^= 0xff;
+      bad[3] ^= 0x55;
+      await assert.rejects(inflateBlock(bad, new Uint8Array(size)), { kind: 'InvalidFormat', message: /Corrupt deflate/ });
+      assert.deepEqual(await inflateBlock(z, new Uint8Array(size)), data.subarray(0, size));
+    }, work);
+  });
 });
 
 describe('GCP fit (rasterio transform.from_gcps oracle)', () => {
