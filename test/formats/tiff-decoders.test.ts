@@ -114,6 +114,29 @@ describe('predictors', () => {
     assert.deepEqual(Array.from(u16), [65535, 1, 4]);
   });
 
+  it('undoes horizontal differencing of 8, 16 and 32-bit samples, 1 to 3 per pixel, back to the original rows', () => {
+    let x = 7;
+    const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+    const width = 37;
+    const rows = 5;
+    for (const [bytes, Typed] of [
+      [1, Uint8Array],
+      [2, Uint16Array],
+      [4, Uint32Array],
+    ] as const) {
+      for (const samples of [1, 2, 3]) {
+        const rowLen = width * samples;
+        const original = new Typed(rowLen * rows);
+        for (let i = 0; i < original.length; i++) original[i] = next();
+        // the encoder's side: each sample minus the same sample of the previous pixel, wrapped
+        const diff = new Typed(original.length);
+        for (let i = 0; i < original.length; i++) diff[i] = i % rowLen < samples ? original[i] : original[i] - original[i - samples];
+        undoHorizontal(new Uint8Array(diff.buffer), width, rows, samples, bytes);
+        assert.deepEqual(diff, original, `${bytes * 8}-bit, ${samples} sample(s)`);
+      }
+    }
+  });
+
   it('undoes horizontal differencing of 64-bit samples (carries between 32-bit halves)', () => {
     // 3 rows × 5 pixels × 2 samples of float64 and of full-range 64-bit integers
     const [width, rows, samples] = [5, 3, 2];
