@@ -87,11 +87,24 @@ function threadCpuMs(pid: number): Map<number, number> {
   return out;
 }
 
+/**
+ * The main thread's time waiting to run (runnable, no core free) in ms: /proc/<pid>/schedstat's
+ * second field (ns). Wall − main-thread CPU − this = time it was blocked (idle, or waiting on a lock).
+ */
+function runQueueMs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+}
+
 /** "main N, threads a + b" for the threads that used ≥ 20 ms between two snapshots. */
 function threadSplit(pid: number, before: Map<number, number>, after: Map<number, number>): string {
-  const delta = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const).filter(([, ms]) => ms >= 20);
+  const all = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const);
+  const delta = all.filter(([, ms]) => ms >= 20);
   const main = delta.find(([tid]) => tid === pid)?.[1] ?? 0;
   const others = delta.filter(([tid]) => tid !== pid).map(([tid, ms]) => `${ms.toFixed(0)} (${threadNames.get(tid) ?? '?'})`);
+  // threads under 20 ms each (libuv's pool with async inflates), summed by name
+  const small = new Map<string, number>();
+  for (const [tid, ms] of all) if (tid !== pid && ms > 0 && ms < 20) small.set(threadNames.get(tid) ?? '?', (small.get(threadNames.get(tid) ?? '?') ?? 0) + ms);
+  for (const [name, ms] of small) others.push(`${ms.toFixed(0)} (${name}, all < 20 each)`);
   return `main ${main.toFixed(0)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
 }
 
@@ -186,13 +199,18 @@ async function main(): Promise<void> {
           const c0 = cmr.requests.length;
           const cpu0 = procCpuMs(server.pid!);
           const threads0 = threadCpuMs(server.pid!);
+          const queued0 = runQueueMs(server.pid!);
+          const own0 = process.cpuUsage();
           const t0 = performance.now();
           const mono0 = process.hrtime.bigint() / 1000n;
           await s.run();
           const wallMs = performance.now() - t0;
           // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
           if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
-          split.push(`wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}`);
+          const own = process.cpuUsage(own0);
+          split.push(
+            `wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}, main waited for a core ${(runQueueMs(server.pid!) - queued0).toFixed(0)}, bench process (client, data host, CMR) CPU ${((own.user + own.system) / 1000).toFixed(0)}`,
+          );
           const reqs = data.requests.slice(d0);
           runs.push({
             wallMs,
