@@ -69,6 +69,7 @@ interface Run {
   cmrRequests: number;
 }
 
+<<<<<<< HEAD
 /** Thread names (/proc/<pid>/task/<tid>/comm: "V8 DefaultWorke", "libuv-worker", …) by tid. */
 const threadNames = new Map<number, string>();
 
@@ -80,6 +81,16 @@ function threadCpuMs(pid: number): Map<number, number> {
       const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       out.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK);
       if (!threadNames.has(Number(tid))) threadNames.set(Number(tid), readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
+=======
+/** CPU ms and run-queue wait ms (runnable, no core free) of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/{stat,schedstat}. */
+function threadCpuMs(pid: number): Map<number, { cpu: number; wait: number }> {
+  const out = new Map<number, { cpu: number; wait: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const sched = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+      out.set(Number(tid), { cpu: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK, wait: Number(sched[1]) / 1e6 });
+>>>>>>> main
     } catch {
       // the thread ended meanwhile
     }
@@ -87,6 +98,7 @@ function threadCpuMs(pid: number): Map<number, number> {
   return out;
 }
 
+<<<<<<< HEAD
 /**
  * The main thread's time waiting to run (runnable, no core free) in ms: /proc/<pid>/schedstat's
  * second field (ns). Wall − main-thread CPU − this = time it was blocked (idle, or waiting on a lock).
@@ -106,6 +118,22 @@ function threadSplit(pid: number, before: Map<number, number>, after: Map<number
   for (const [tid, ms] of all) if (tid !== pid && ms > 0 && ms < 20) small.set(threadNames.get(tid) ?? '?', (small.get(threadNames.get(tid) ?? '?') ?? 0) + ms);
   for (const [name, ms] of small) others.push(`${ms.toFixed(0)} (${name}, all < 20 each)`);
   return `main ${main.toFixed(0)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
+=======
+type ThreadTimes = ReturnType<typeof threadCpuMs>;
+
+/**
+ * "main N (w wait), other threads a (w …) + b (w …)" for the threads that used ≥ 20 ms between two
+ * snapshots; wait = time runnable but not running (no core free: the machine's load, the bench's own data host).
+ */
+function threadSplit(pid: number, before: ThreadTimes, after: ThreadTimes): string {
+  const delta = [...after]
+    .map(([tid, t]) => [tid, t.cpu - (before.get(tid)?.cpu ?? 0), t.wait - (before.get(tid)?.wait ?? 0)] as const)
+    .filter(([, ms]) => ms >= 20);
+  const show = (d: (typeof delta)[number] | undefined) => `${(d?.[1] ?? 0).toFixed(0)} (w ${(d?.[2] ?? 0).toFixed(0)})`;
+  const main = delta.find(([tid]) => tid === pid);
+  const others = delta.filter(([tid]) => tid !== pid).map(show);
+  return `main ${show(main)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
+>>>>>>> main
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -184,6 +212,9 @@ async function main(): Promise<void> {
         const serverOptions = process.env['BENCH_SERVER_NODE_OPTIONS'];
         const ownOptions = process.env['NODE_OPTIONS'];
         if (serverOptions !== undefined) process.env['NODE_OPTIONS'] = `${ownOptions ?? ''} ${serverOptions}`.trim();
+        // threads (if any) started with the server and warm before the warm-up below, as before
+        // RASTILE_TIMESERIES_THREADS_COLD existed: the measured series is a warm server's
+        process.env['RASTILE_TIMESERIES_THREADS_COLD'] ??= 'wait';
         const server = await startGranuleServer(PORT, cmr.url, 120_000).finally(() => {
           if (ownOptions === undefined) delete process.env['NODE_OPTIONS'];
           else process.env['NODE_OPTIONS'] = ownOptions;
@@ -199,17 +230,27 @@ async function main(): Promise<void> {
           const c0 = cmr.requests.length;
           const cpu0 = procCpuMs(server.pid!);
           const threads0 = threadCpuMs(server.pid!);
+<<<<<<< HEAD
           const queued0 = runQueueMs(server.pid!);
           const own0 = process.cpuUsage();
+=======
+          const bc0 = process.cpuUsage();
+>>>>>>> main
           const t0 = performance.now();
           const mono0 = process.hrtime.bigint() / 1000n;
           await s.run();
           const wallMs = performance.now() - t0;
           // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
           if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
+<<<<<<< HEAD
           const own = process.cpuUsage(own0);
           split.push(
             `wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}, main waited for a core ${(runQueueMs(server.pid!) - queued0).toFixed(0)}, bench process (client, data host, CMR) CPU ${((own.user + own.system) / 1000).toFixed(0)}`,
+=======
+          const own = process.cpuUsage(bc0);
+          split.push(
+            `wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}; bench process (client, data host, CMR) ${((own.user + own.system) / 1000).toFixed(0)}`,
+>>>>>>> main
           );
           const reqs = data.requests.slice(d0);
           runs.push({

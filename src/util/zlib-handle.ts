@@ -168,6 +168,8 @@ const NativeZlib: (new (mode: number) => AsyncNativeHandle) | undefined = (() =>
 })();
 
 const idleThreadPoolInflaters: ThreadPoolInflater[] = [];
+/** Handles with a write on the pool: held here so that nothing of theirs is collected meanwhile. */
+const busyThreadPoolInflaters = new Set<ThreadPoolInflater>();
 /** Idle handles kept (each ~45 KB of zlib state): about the thread pool's size. */
 const IDLE_THREAD_POOL_INFLATERS = 4;
 
@@ -182,11 +184,14 @@ export async function inflateIntoOffThread(input: Uint8Array, out: Uint8Array): 
   if (NativeZlib === undefined) return inflateInto(input, out);
   const h = idleThreadPoolInflaters.pop() ?? new ThreadPoolInflater(new NativeZlib(zlib.constants.INFLATE));
   let n: number;
+  busyThreadPoolInflaters.add(h);
   try {
     n = await h.inflate(input, out);
   } catch (err) {
     h.close();
     throw err;
+  } finally {
+    busyThreadPoolInflaters.delete(h);
   }
   if (idleThreadPoolInflaters.length < IDLE_THREAD_POOL_INFLATERS) idleThreadPoolInflaters.push(h);
   else h.close();
