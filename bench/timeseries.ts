@@ -69,19 +69,9 @@ interface Run {
   cmrRequests: number;
 }
 
-<<<<<<< HEAD
-/** Thread names (/proc/<pid>/task/<tid>/comm: "V8 DefaultWorke", "libuv-worker", …) by tid. */
+/** Thread names (/proc/<pid>/task/<tid>/comm: "node" = V8's platform workers, "libuv-worker", …) by tid. */
 const threadNames = new Map<number, string>();
 
-/** CPU ms of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/stat. */
-function threadCpuMs(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK);
-      if (!threadNames.has(Number(tid))) threadNames.set(Number(tid), readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
-=======
 /** CPU ms and run-queue wait ms (runnable, no core free) of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/{stat,schedstat}. */
 function threadCpuMs(pid: number): Map<number, { cpu: number; wait: number }> {
   const out = new Map<number, { cpu: number; wait: number }>();
@@ -90,7 +80,7 @@ function threadCpuMs(pid: number): Map<number, { cpu: number; wait: number }> {
       const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       const sched = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
       out.set(Number(tid), { cpu: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK, wait: Number(sched[1]) / 1e6 });
->>>>>>> main
+      if (!threadNames.has(Number(tid))) threadNames.set(Number(tid), readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
     } catch {
       // the thread ended meanwhile
     }
@@ -98,27 +88,6 @@ function threadCpuMs(pid: number): Map<number, { cpu: number; wait: number }> {
   return out;
 }
 
-<<<<<<< HEAD
-/**
- * The main thread's time waiting to run (runnable, no core free) in ms: /proc/<pid>/schedstat's
- * second field (ns). Wall − main-thread CPU − this = time it was blocked (idle, or waiting on a lock).
- */
-function runQueueMs(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
-}
-
-/** "main N, threads a + b" for the threads that used ≥ 20 ms between two snapshots. */
-function threadSplit(pid: number, before: Map<number, number>, after: Map<number, number>): string {
-  const all = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const);
-  const delta = all.filter(([, ms]) => ms >= 20);
-  const main = delta.find(([tid]) => tid === pid)?.[1] ?? 0;
-  const others = delta.filter(([tid]) => tid !== pid).map(([tid, ms]) => `${ms.toFixed(0)} (${threadNames.get(tid) ?? '?'})`);
-  // threads under 20 ms each (libuv's pool with async inflates), summed by name
-  const small = new Map<string, number>();
-  for (const [tid, ms] of all) if (tid !== pid && ms > 0 && ms < 20) small.set(threadNames.get(tid) ?? '?', (small.get(threadNames.get(tid) ?? '?') ?? 0) + ms);
-  for (const [name, ms] of small) others.push(`${ms.toFixed(0)} (${name}, all < 20 each)`);
-  return `main ${main.toFixed(0)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
-=======
 type ThreadTimes = ReturnType<typeof threadCpuMs>;
 
 /**
@@ -131,9 +100,8 @@ function threadSplit(pid: number, before: ThreadTimes, after: ThreadTimes): stri
     .filter(([, ms]) => ms >= 20);
   const show = (d: (typeof delta)[number] | undefined) => `${(d?.[1] ?? 0).toFixed(0)} (w ${(d?.[2] ?? 0).toFixed(0)})`;
   const main = delta.find(([tid]) => tid === pid);
-  const others = delta.filter(([tid]) => tid !== pid).map(show);
+  const others = delta.filter(([tid]) => tid !== pid).map((d) => `${show(d)} ${threadNames.get(d[0]) ?? '?'}`);
   return `main ${show(main)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
->>>>>>> main
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -230,27 +198,16 @@ async function main(): Promise<void> {
           const c0 = cmr.requests.length;
           const cpu0 = procCpuMs(server.pid!);
           const threads0 = threadCpuMs(server.pid!);
-<<<<<<< HEAD
-          const queued0 = runQueueMs(server.pid!);
-          const own0 = process.cpuUsage();
-=======
           const bc0 = process.cpuUsage();
->>>>>>> main
           const t0 = performance.now();
           const mono0 = process.hrtime.bigint() / 1000n;
           await s.run();
           const wallMs = performance.now() - t0;
           // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
           if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
-<<<<<<< HEAD
-          const own = process.cpuUsage(own0);
-          split.push(
-            `wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}, main waited for a core ${(runQueueMs(server.pid!) - queued0).toFixed(0)}, bench process (client, data host, CMR) CPU ${((own.user + own.system) / 1000).toFixed(0)}`,
-=======
           const own = process.cpuUsage(bc0);
           split.push(
             `wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}; bench process (client, data host, CMR) ${((own.user + own.system) / 1000).toFixed(0)}`,
->>>>>>> main
           );
           const reqs = data.requests.slice(d0);
           runs.push({
