@@ -69,13 +69,14 @@ interface Run {
   cmrRequests: number;
 }
 
-/** CPU ms of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/stat. */
-function threadCpuMs(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
+/** CPU ms and run-queue wait ms (runnable, no core free) of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/{stat,schedstat}. */
+function threadCpuMs(pid: number): Map<number, { cpu: number; wait: number }> {
+  const out = new Map<number, { cpu: number; wait: number }>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK);
+      const sched = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+      out.set(Number(tid), { cpu: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK, wait: Number(sched[1]) / 1e6 });
     } catch {
       // the thread ended meanwhile
     }
@@ -83,12 +84,20 @@ function threadCpuMs(pid: number): Map<number, number> {
   return out;
 }
 
-/** "main N, threads a + b" for the threads that used ≥ 20 ms between two snapshots. */
-function threadSplit(pid: number, before: Map<number, number>, after: Map<number, number>): string {
-  const delta = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const).filter(([, ms]) => ms >= 20);
-  const main = delta.find(([tid]) => tid === pid)?.[1] ?? 0;
-  const others = delta.filter(([tid]) => tid !== pid).map(([, ms]) => ms.toFixed(0));
-  return `main ${main.toFixed(0)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
+type ThreadTimes = ReturnType<typeof threadCpuMs>;
+
+/**
+ * "main N (w wait), other threads a (w …) + b (w …)" for the threads that used ≥ 20 ms between two
+ * snapshots; wait = time runnable but not running (no core free: the machine's load, the bench's own data host).
+ */
+function threadSplit(pid: number, before: ThreadTimes, after: ThreadTimes): string {
+  const delta = [...after]
+    .map(([tid, t]) => [tid, t.cpu - (before.get(tid)?.cpu ?? 0), t.wait - (before.get(tid)?.wait ?? 0)] as const)
+    .filter(([, ms]) => ms >= 20);
+  const show = (d: (typeof delta)[number] | undefined) => `${(d?.[1] ?? 0).toFixed(0)} (w ${(d?.[2] ?? 0).toFixed(0)})`;
+  const main = delta.find(([tid]) => tid === pid);
+  const others = delta.filter(([tid]) => tid !== pid).map(show);
+  return `main ${show(main)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -167,6 +176,9 @@ async function main(): Promise<void> {
         const serverOptions = process.env['BENCH_SERVER_NODE_OPTIONS'];
         const ownOptions = process.env['NODE_OPTIONS'];
         if (serverOptions !== undefined) process.env['NODE_OPTIONS'] = `${ownOptions ?? ''} ${serverOptions}`.trim();
+        // threads (if any) started with the server and warm before the warm-up below, as before
+        // RASTILE_TIMESERIES_THREADS_COLD existed: the measured series is a warm server's
+        process.env['RASTILE_TIMESERIES_THREADS_COLD'] ??= 'wait';
         const server = await startGranuleServer(PORT, cmr.url, 120_000).finally(() => {
           if (ownOptions === undefined) delete process.env['NODE_OPTIONS'];
           else process.env['NODE_OPTIONS'] = ownOptions;
@@ -182,13 +194,17 @@ async function main(): Promise<void> {
           const c0 = cmr.requests.length;
           const cpu0 = procCpuMs(server.pid!);
           const threads0 = threadCpuMs(server.pid!);
+          const bc0 = process.cpuUsage();
           const t0 = performance.now();
           const mono0 = process.hrtime.bigint() / 1000n;
           await s.run();
           const wallMs = performance.now() - t0;
           // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
           if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
-          split.push(`wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}`);
+          const own = process.cpuUsage(bc0);
+          split.push(
+            `wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}; bench process (client, data host, CMR) ${((own.user + own.system) / 1000).toFixed(0)}`,
+          );
           const reqs = data.requests.slice(d0);
           runs.push({
             wallMs,

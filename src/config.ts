@@ -31,6 +31,17 @@ export interface Config {
      * runs on (RASTILE_TIMESERIES_THREADS; default 0: the calling thread; `auto`: the available cores).
      */
     threads: number;
+    /**
+     * Those threads end after this long without a series task (RASTILE_TIMESERIES_THREADS_IDLE_S,
+     * default 300 s; 0 = never), their memory going back; the next series starts and warms them again.
+     */
+    threadsIdleMs?: number;
+    /**
+     * A series arriving while those threads are not started or still warming up
+     * (RASTILE_TIMESERIES_THREADS_COLD): `inline` (default) runs on the calling thread and starts
+     * them once its response is done; `wait` waits for their warm-up.
+     */
+    threadsWhenCold?: 'inline' | 'wait';
     /** Most steps one request may ask for (titiler-cmr's TIME_SERIES_MAX_REQUESTS, 995). */
     maxSteps: number;
     /** Estimated pixels per step (5.625e7) and over all steps for statistics (1.5e10) and GIFs (1e8). */

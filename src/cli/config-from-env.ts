@@ -91,6 +91,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv, flags: CliFlags = {}, cwd 
         env['RASTILE_TIMESERIES_THREADS'] === 'auto'
           ? os.availableParallelism()
           : Math.max(0, int(env['RASTILE_TIMESERIES_THREADS'], 0, 'RASTILE_TIMESERIES_THREADS')),
+      threadsIdleMs: 1000 * Math.max(0, num(env['RASTILE_TIMESERIES_THREADS_IDLE_S'], 300, 'RASTILE_TIMESERIES_THREADS_IDLE_S')),
+      threadsWhenCold: env['RASTILE_TIMESERIES_THREADS_COLD'] === 'wait' ? 'wait' : 'inline',
       maxSteps: int(env['RASTILE_TIMESERIES_MAX_STEPS'], 995, 'RASTILE_TIMESERIES_MAX_STEPS'),
       maxImagePixels: num(env['RASTILE_TIMESERIES_MAX_IMAGE_SIZE'], 5.625e7, 'RASTILE_TIMESERIES_MAX_IMAGE_SIZE'),
       maxStatisticsTotalPixels: num(env['RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'], 1.5e10, 'RASTILE_TIMESERIES_STATISTICS_MAX_TOTAL_SIZE'),

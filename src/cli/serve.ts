@@ -104,10 +104,14 @@ export async function serveProcess(config: Config, options: { announce: boolean;
     const failed = await warmUp(config);
     if (failed !== null) app.log.warn({ err: failed }, 'start-up warm-up failed (the first array tile will be slower)');
   }
-  // Time-series worker threads (RASTILE_TIMESERIES_THREADS > 0) start now, each warmed on a built-in
-  // granule unless RASTILE_WARMUP=0, instead of cold under the first series.
-  const { startTimeseriesThreads } = await import('../http/factories/timeseries-threads.ts');
-  await startTimeseriesThreads(app);
+  // Time-series worker threads (RASTILE_TIMESERIES_THREADS > 0), each warmed on a built-in granule
+  // unless RASTILE_WARMUP=0: with RASTILE_TIMESERIES_THREADS_COLD=wait they start now, instead of
+  // cold under the first series; by default (inline) once series come in a row (seriesPool), those
+  // before running on the calling thread (an idle server keeps no thread's memory: notes/decisions.md).
+  if (config.timeseries.threadsWhenCold === 'wait') {
+    const { startTimeseriesThreads } = await import('../http/factories/timeseries-threads.ts');
+    await startTimeseriesThreads(app);
+  }
   if (options.thread === true) {
     // Which thread answered (tests and debugging: the kernel spreads connections over the threads).
     app.addHook('onSend', (_request, reply, payload, done) => {

@@ -43,6 +43,7 @@ before(async () => {
   server = await startTestServer((c) => {
     c.cmrUrl = cmr.url;
     c.timeseries.threads = 1;
+    c.timeseries.threadsWhenCold = 'wait'; // every series on the threads (the first waits for their warm-up)
   });
 });
 after(async () => {

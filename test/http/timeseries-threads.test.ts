@@ -36,6 +36,7 @@ before(async () => {
   threads = await startTestServer((c) => {
     c.cmrUrl = cmr.url;
     c.timeseries.threads = 2;
+    c.timeseries.threadsWhenCold = 'wait'; // every series on the threads (the first waits for their warm-up)
   });
   inline = await startTestServer((c) => {
     c.cmrUrl = cmr.url;
@@ -58,6 +59,11 @@ describe('RASTILE_TIMESERIES_THREADS', () => {
     assert.equal(configFromEnv({}).timeseries.threads, 0);
     assert.equal(configFromEnv({ RASTILE_TIMESERIES_THREADS: '3' }).timeseries.threads, 3);
     assert.equal(configFromEnv({ RASTILE_TIMESERIES_THREADS: 'auto' }).timeseries.threads, os.availableParallelism());
+    assert.equal(configFromEnv({}).timeseries.threadsIdleMs, 300_000);
+    assert.equal(configFromEnv({ RASTILE_TIMESERIES_THREADS_IDLE_S: '0' }).timeseries.threadsIdleMs, 0);
+    assert.equal(configFromEnv({ RASTILE_TIMESERIES_THREADS_IDLE_S: '2.5' }).timeseries.threadsIdleMs, 2500);
+    assert.equal(configFromEnv({}).timeseries.threadsWhenCold, 'inline');
+    assert.equal(configFromEnv({ RASTILE_TIMESERIES_THREADS_COLD: 'wait' }).timeseries.threadsWhenCold, 'wait');
   });
 });
 
@@ -92,6 +98,7 @@ describe('worker threads give the calling thread’s answers', () => {
     const small = await startTestServer((c) => {
       c.cmrUrl = cmr.url;
       c.timeseries.threads = 1;
+      c.timeseries.threadsWhenCold = 'wait'; // every series on the threads (the first waits for their warm-up)
       c.timeseries.concurrency = 1; // one step at a time: the budget's running total is that step's alone
       c.limits.maxRequestBytes = 4096;
     });
@@ -134,6 +141,7 @@ describe('/array on worker threads (GAMSSA)', { skip: recordingsAvailable() ? fa
     const on = await startTestServer((c) => {
       c.cmrUrl = standin.url;
       c.timeseries.threads = 2;
+      c.timeseries.threadsWhenCold = 'wait'; // every series on the threads (the first waits for their warm-up)
     });
     const off = await startTestServer((c) => {
       c.cmrUrl = standin.url;
@@ -170,6 +178,7 @@ describe('cancellation on worker threads', () => {
       c.cmrUrl = standin.url;
       c.timeseries.concurrency = 1;
       c.timeseries.threads = 2;
+      c.timeseries.threadsWhenCold = 'wait'; // every series on the threads (the first waits for their warm-up)
     });
     try {
       const controller = new AbortController();

@@ -17,6 +17,8 @@
  * - A thread that dies (uncaught error, exit, terminate) fails its tasks with an Internal error
  *   (HTTP 500) and is replaced by the next task; nothing waits forever.
  * - Threads are unref'd while idle: the pool never keeps the process alive; `close()` ends them.
+ * - With `idleMs`, every thread ends after that long without a task (its isolate's memory goes
+ *   back); the next task starts them again, warm-up first, as at the first task.
  */
 import { Worker, parentPort, type Transferable } from 'node:worker_threads';
 import { Errors, RastileError, type ErrorContext, type RastileErrorKind } from '../../errors.ts';
@@ -62,12 +64,17 @@ export interface ThreadPoolOptions {
   name: string;
   /** A task every new thread runs before any other (its failure only leaves the thread colder). */
   warmup?: unknown;
+  /** End every thread after this long with no task in any (0 or absent: never). */
+  idleMs?: number;
 }
 
 export class ThreadPool {
   private slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Times every thread was ended for idleness (diagnostics, tests). */
+  idleStops = 0;
 
   constructor(private readonly options: ThreadPoolOptions) {}
 
@@ -78,6 +85,27 @@ export class ThreadPool {
   /** Threads alive now (0 before the first task). */
   get threads(): number {
     return this.slots.length;
+  }
+
+  /** Every thread is alive and past its warm-up (a task would start at once). */
+  get ready(): boolean {
+    return this.slots.length === Math.max(1, this.options.size) && this.slots.every((s) => !s.warming && !s.dead);
+  }
+
+  /** Spawns the missing threads and starts their warm-up, without waiting (no-op when closed). */
+  prestart(): void {
+    if (this.closed) return;
+    this.keepAlive();
+    this.fill();
+    // nothing else may come: the idle stop still applies once the warm-ups end
+    for (const slot of this.slots) if (slot.pending.size === 0) this.idle(slot);
+  }
+
+  /** Restarts the idle countdown when it runs (a series is about to use the threads: not ended under it). */
+  touch(): void {
+    if (this.idleTimer === undefined) return;
+    this.keepAlive();
+    for (const slot of this.slots) this.idle(slot);
   }
 
   /** Threads alive whose warm-up task has succeeded. */
@@ -91,6 +119,7 @@ export class ThreadPool {
    */
   async start(): Promise<number> {
     if (this.closed) return 0;
+    this.keepAlive();
     this.fill();
     const done = await Promise.all(this.slots.map((s) => s.warm));
     return done.filter(Boolean).length;
@@ -103,6 +132,7 @@ export class ThreadPool {
   run<T>(task: unknown, signal: AbortSignal, affinity: readonly string[] = [], transfer: Transferable[] = []): Promise<T> {
     if (signal.aborted) return Promise.reject(abortError(signal, 'time-series step'));
     if (this.closed) return Promise.reject(Errors.overloaded('The server is shutting down'));
+    this.keepAlive();
     const slot = this.pick(affinity);
     for (const key of affinity) {
       slot.recent.delete(key);
@@ -146,6 +176,7 @@ export class ThreadPool {
   /** End every thread; tasks in flight fail (503). Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    this.keepAlive();
     const slots = this.slots;
     this.slots = [];
     await Promise.all(
@@ -215,6 +246,30 @@ export class ThreadPool {
 
   private idle(slot: Slot): void {
     if (slot.pending.size === 0 && !slot.dead) slot.worker.unref();
+    const idleMs = this.options.idleMs ?? 0;
+    if (idleMs > 0 && this.idleTimer === undefined && !this.closed && this.slots.every((s) => s.pending.size === 0)) {
+      this.idleTimer = setTimeout(() => this.stopIdle(), idleMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** A task or start is coming: no idle stop now. */
+  private keepAlive(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** Every thread ends (nothing pending: checked); the next task spawns them again. */
+  private stopIdle(): void {
+    this.idleTimer = undefined;
+    if (this.closed || this.slots.some((s) => s.pending.size > 0)) return;
+    const slots = this.slots;
+    this.slots = [];
+    this.idleStops++;
+    for (const slot of slots) {
+      slot.dead = true; // its exit is ours, not a failure
+      void slot.worker.terminate();
+    }
   }
 
   private fail(slot: Slot, err: unknown): void {

@@ -46,7 +46,7 @@ import { CoverageMemo } from './feature-statistics.ts';
 import { colormapOf, postProcessFor } from './image-output.ts';
 import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
 import { frameStep, gifDefs, statisticsDefs, statisticsStep } from './timeseries-step-work.ts';
-import { frameFromThread, newSeriesId, runTask, timeseriesPool, type ThreadBackend, type ThreadFrame } from './timeseries-threads.ts';
+import { frameFromThread, newSeriesId, runTask, seriesPool, timeseriesPool, type ThreadBackend, type ThreadFrame } from './timeseries-threads.ts';
 import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_KEYS, type TimeseriesRequest } from './timeseries-plan.ts';
 
 const TAG = 'Time series';
@@ -135,7 +135,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
   /** The request's parameters for one step: its `temporal`, everything else unchanged. */
   const forStep = <P extends object>(p: P, step: string): P => ({ ...p, temporal: step, datetime: undefined });
   // RASTILE_TIMESERIES_THREADS > 0: each granule set's work runs on a worker thread (one task per
-  // set, so its blocks are fetched once); the pool's threads start with the first series.
+  // set, so its blocks are fetched once) once the threads are warm (seriesPool: before, on this one).
   const pool = threadBackend !== undefined && searchStep !== undefined ? timeseriesPool(app, services) : undefined;
   /** A step's raw query as the worker parses it: the request's, with the step's `temporal`. */
   const stepQuery = (query: unknown, step: string): RawRequestParams['query'] => {
@@ -205,7 +205,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     params: statisticsDefs(backend.params, maxSide),
     body: { required: true, description: 'One GeoJSON Feature.', schema: { $ref: '#/components/schemas/Feature' } },
     responses: { 200: { description: 'The Feature, with `properties.statistics` = {step: statistics per band}.', content: { 'application/geo+json': {} } } },
-    handler: async ({ params, body, request, signal }) => {
+    handler: async ({ params, body, request, reply, signal }) => {
       const p = params as ParsedParams<D> & typeof params & TimeseriesRequest;
       if (typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'FeatureCollection') {
         throw Errors.badRequest('Expected a GeoJSON Feature: the time-series statistics take one Feature per request (a FeatureCollection is not accepted)');
@@ -219,15 +219,16 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       const area = datasetGeographicBounds(coordCrs, geometryBounds(feature.geometry), WGS84);
       const coverage = new CoverageMemo();
       const series = newSeriesId();
+      const threads = seriesPool(pool, services, reply.raw);
       const results = await readSteps(
         steps,
         p,
         area,
         (reader, s) => statisticsStep(reader, p, post, feature, { coord: coordCrs, dst: dstCrs }, s, coverage),
-        pool &&
+        threads &&
           ((step, granules, searchBounds, s) =>
             runTask(
-              pool,
+              threads,
               {
                 kind: 'statistics',
                 backend: threadBackend!,
@@ -303,7 +304,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
       tags,
       params: gifDefs(backend.params, maxSide, sized),
       responses: { 200: { description: 'Animated GIF.', content: { 'image/gif': {} } }, 204: { description: 'No step has data.' } },
-      handler: async ({ params, request, signal }) => {
+      handler: async ({ params, request, reply, signal }) => {
         const p = params as ParsedParams<D> & typeof params & TimeseriesRequest & { width?: number; height?: number; max_size?: number };
         const post = postProcessFor(p);
         const bounds: Bounds = [p.minx, p.miny, p.maxx, p.maxy];
@@ -313,6 +314,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         // one colormap table for the series: its frames then share one palette (encode-gif.ts)
         const colormap = colormapOf(p);
         const series = newSeriesId();
+        const threads = seriesPool(pool, services, reply.raw);
         const path: RawRequestParams['path'] = { minx: String(p.minx), miny: String(p.miny), maxx: String(p.maxx), maxy: String(p.maxy), format: p.format };
         if (sized) Object.assign(path, { width: String(p.width), height: String(p.height) });
         // frames of a known size (no per-step label) are LZW-encoded as soon as rendered (gif-file.ts)
@@ -323,12 +325,12 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
           p,
           area,
           async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
-          pool &&
+          threads &&
             (async (step, granules, searchBounds, s) =>
               done(
                 frameFromThread(
                   await runTask<ThreadFrame>(
-                    pool,
+                    threads,
                     {
                       kind: 'frame',
                       backend: threadBackend!,

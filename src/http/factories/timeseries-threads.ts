@@ -1,7 +1,9 @@
 /**
  * Time-series steps on worker threads (RASTILE_TIMESERIES_THREADS): the calling side. One pool per
- * app's Services, started with the server (`startTimeseriesThreads`, before it listens) or else by
- * the first series, ended when the app closes. Each thread first runs the warm-up task (the series
+ * app's Services, started once series come in a row (`seriesPool`; series run on the calling
+ * thread until the threads are warm) or, with RASTILE_TIMESERIES_THREADS_COLD=wait, with the server
+ * (`startTimeseriesThreads`, before it listens); ended after RASTILE_TIMESERIES_THREADS_IDLE_S
+ * without a task and when the app closes. Each thread first runs the warm-up task (the series
  * work on a built-in granule) unless RASTILE_WARMUP=0. A task is the plain
  * description of one granule set's work — the backend kind, the granules the step's CMR search
  * found (on this thread), the request's raw parameters (the worker parses them with the route's
@@ -77,6 +79,7 @@ export function timeseriesPool(app: FastifyInstance, services: Services): Thread
       workerData: { config: cloneable(services.config) },
       name: 'rastile-timeseries',
       ...(warm ? { warmup: WARMUP_TASK } : {}),
+      idleMs: services.config.timeseries.threadsIdleMs ?? 0,
     });
     pools.set(services, pool);
   }
@@ -89,6 +92,38 @@ export function timeseriesPool(app: FastifyInstance, services: Services): Thread
     app.addHook('onClose', async () => p.close());
   }
   return pool;
+}
+
+/** When the latest series that found its pool cold ended (ms since 1970). */
+const lastColdSeries = new WeakMap<ThreadPool, number>();
+
+/**
+ * The pool a series should use now: `pool` when its threads are started and warm (or the config
+ * says to wait for them), else undefined — the series runs on the calling thread. Starting the
+ * threads costs ~1.4 s of CPU each (module load and warm-up; BENCHMARKS.md, time series, ninth
+ * session), so they start (and warm up) when a cold series' response closes only if another cold
+ * series ended less than RASTILE_TIMESERIES_THREADS_IDLE_S before (always when that is 0): a
+ * lone series now and then never pays it, a burst gets the threads from its third series on, and
+ * the start-up does not compete with a series for the cores.
+ */
+export function seriesPool(
+  pool: ThreadPool | undefined,
+  services: Services,
+  response: { once(event: 'close', fn: () => void): unknown },
+): ThreadPool | undefined {
+  if (pool === undefined || services.config.timeseries.threadsWhenCold === 'wait') return pool;
+  if (pool.ready) {
+    pool.touch(); // the idle stop does not fire during this series' searches
+    return pool;
+  }
+  response.once('close', () => {
+    const idleMs = services.config.timeseries.threadsIdleMs ?? 0;
+    const now = Date.now();
+    const previous = lastColdSeries.get(pool);
+    lastColdSeries.set(pool, now);
+    if (idleMs === 0 || (previous !== undefined && now - previous < idleMs)) pool.prestart();
+  });
+  return undefined;
 }
 
 /**
