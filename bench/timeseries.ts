@@ -69,6 +69,9 @@ interface Run {
   cmrRequests: number;
 }
 
+/** Thread names (/proc/<pid>/task/<tid>/comm: "node" = V8's platform workers, "libuv-worker", …) by tid. */
+const threadNames = new Map<number, string>();
+
 /** CPU ms and run-queue wait ms (runnable, no core free) of each thread of `pid` (main thread = `pid`), from /proc/<pid>/task/<tid>/{stat,schedstat}. */
 function threadCpuMs(pid: number): Map<number, { cpu: number; wait: number }> {
   const out = new Map<number, { cpu: number; wait: number }>();
@@ -77,6 +80,7 @@ function threadCpuMs(pid: number): Map<number, { cpu: number; wait: number }> {
       const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       const sched = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
       out.set(Number(tid), { cpu: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK, wait: Number(sched[1]) / 1e6 });
+      if (!threadNames.has(Number(tid))) threadNames.set(Number(tid), readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
     } catch {
       // the thread ended meanwhile
     }
@@ -96,7 +100,7 @@ function threadSplit(pid: number, before: ThreadTimes, after: ThreadTimes): stri
     .filter(([, ms]) => ms >= 20);
   const show = (d: (typeof delta)[number] | undefined) => `${(d?.[1] ?? 0).toFixed(0)} (w ${(d?.[2] ?? 0).toFixed(0)})`;
   const main = delta.find(([tid]) => tid === pid);
-  const others = delta.filter(([tid]) => tid !== pid).map(show);
+  const others = delta.filter(([tid]) => tid !== pid).map((d) => `${show(d)} ${threadNames.get(d[0]) ?? '?'}`);
   return `main ${show(main)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
 }
 

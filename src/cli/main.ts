@@ -34,6 +34,8 @@ const COMMANDS: Command[] = [
       if (positionals.length > 0)
         throw new UsageError(`serve takes no arguments, got '${positionals[0]}' (a folder to serve? use --local-roots ${positionals[0]})`);
       const config = configFromEnv(process.env, flags);
+      // Node 22: once, the same command again with AsyncLocalStorage on async context frames.
+      (await import('./async-context-frame.ts')).enterAsyncContextFrame();
       const { serve } = await import('./serve.ts');
       return serve(config);
     },

@@ -19,6 +19,7 @@ import { announce, networkPolicy } from './announce.ts';
 import { portInUse, portProblem } from './port-check.ts';
 import { runSupervisor } from './supervisor.ts';
 import { runThreads, THREAD_MSG, type ThreadData } from './threads.ts';
+import { asyncContextFrameActive } from './async-context-frame.ts';
 import { applyHeapGrowth, heapGrowthFlag } from './v8-heap-growth.ts';
 import { workerShare } from './worker-share.ts';
 
@@ -135,6 +136,7 @@ export async function serveProcess(config: Config, options: { announce: boolean;
   }
   if (options.thread === true) parentPort?.postMessage({ type: THREAD_MSG.listening });
   app.log.info({ v8Flags: heapGrowthFlag(process.env) ?? null }, 'V8 old-generation growth (RASTILE_V8_HEAP_GROWING_PERCENT)');
+  app.log.info({ asyncContextFrame: asyncContextFrameActive() }, 'AsyncLocalStorage without promise hooks (RASTILE_ASYNC_CONTEXT_FRAME)');
   if (options.announce && signalled === undefined) {
     app.log.info({ localRoots: config.sources.localRoots, network: networkPolicy(config) }, 'local roots and network policy');
     // `--port 0` binds a free port: the banner's links name the one bound.

@@ -11,6 +11,8 @@
  * RASTILE_WARMUP=0 skips it (see serve.ts).
  */
 import type { Config } from '../config.ts';
+import { decodeRun } from '../formats/array/decode-run.ts';
+import { outputAxis } from '../formats/array/spatial-axes.ts';
 import { warmupNetcdf } from '../formats/array/warmup-netcdf.ts';
 import { getTileMatrixSet } from '../geo/tms.ts';
 import { FAULTED_RESERVE } from '../util/faulted-reserve.ts';
@@ -82,6 +84,39 @@ async function warmArrayTiles(config: Config): Promise<void> {
  */
 const FIRST_CHUNK_SLAB_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The window decode's row loop (formats/array/decode-run.ts) made hot before the first request: the
+ * warm-up tiles' 32 × 64 grid calls it on ~2 000 samples, too few for V8 to compile it, so a new
+ * process's first tile ran it in the interpreter until it was compiled mid-tile. 64 rows of 512
+ * int16 samples (a fill value every 7th) into a float32 band — the kinds an int16 CF-packed
+ * variable such as the warm-up's `sst` decodes with, so the compiled code fits the real tile.
+ */
+export function warmWindowDecode(): void {
+  const n = 512;
+  const rows = 64;
+  const src = new Int16Array(n * rows);
+  for (let i = 0; i < src.length; i++) src[i] = i % 7 === 0 ? -32768 : i & 0x7fff;
+  const dst = new Float32Array(n * rows);
+  for (let r = 0; r < rows; r++) decodeRun(dst, r * n, src, r * n, 1, n, -32768, -32768, 0.01, 273.15);
+}
+
+/**
+ * The spatial axes (formats/array/spatial-axes.ts `outputAxis`, `sortedOrder`) at a global 0.025°
+ * grid's size — GHRSST's and the bench's: 14 400 longitudes, 7 200 latitudes ascending and
+ * descending — so V8 compiles them before the first request (their TurboFan jobs were ~47 and
+ * ~20–29 ms on a helper thread during a new process's first tile). ~30 ms of start-up CPU.
+ */
+export function warmSpatialAxes(): void {
+  const lon = new Float64Array(14400);
+  for (let i = 0; i < lon.length; i++) lon[i] = -179.9875 + 0.025 * i;
+  const up = new Float64Array(7200);
+  for (let i = 0; i < up.length; i++) up[i] = -89.9875 + 0.025 * i;
+  const down = up.slice().reverse();
+  outputAxis(up, true, false, 1);
+  outputAxis(down, true, false, 1);
+  outputAxis(lon, false, true, 0.025);
+}
+
 /** One fetch() to a loopback listener of our own: loads the HTTP client and compiles its parser. */
 export async function warmHttpClient(): Promise<void> {
   const server = await startWarmupRangeServer(new TextEncoder().encode('ok'), 'ok');
@@ -104,6 +139,8 @@ export async function warmUp(config: Config): Promise<Error | null> {
     structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
     await warmHttpClient();
     await warmArrayTiles(config);
+    warmWindowDecode();
+    warmSpatialAxes();
     // The first chunk's decoded array: a new process has no pre-faulted buffer of its size yet
     // (util/faulted-reserve.ts makes one per size once a chunk was read), so give it a slab.
     FAULTED_RESERVE.seed(FIRST_CHUNK_SLAB_BYTES);

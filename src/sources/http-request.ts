@@ -2,7 +2,8 @@ import { Errors, isRastileError } from '../errors.ts';
 import { assertUrlAllowed, type NetworkPolicy } from './network-policy.ts';
 import { markRetryable } from './retry.ts';
 import type { SourceStats } from './source.ts';
-import { measuredFetch } from './upstream-metrics.ts';
+import { nodeGet } from './node-http-get.ts';
+import type { UpstreamResponse } from './upstream-response.ts';
 
 /** Host (and port) of a URL, the only part of it our error messages show (queries may hold tokens). */
 export const safeHost = (url: URL): string => url.host;
@@ -39,7 +40,7 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /**
- * Turns an exception from fetch or a body read into a RastileError. Abort errors are re-thrown
+ * Turns an exception from a request (node:http or fetch) or a body read into a RastileError. Abort errors are re-thrown
  * unchanged (the deadline/retry wrapper decides what they mean).
  */
 export function networkError(err: unknown, url: URL, signal?: AbortSignal): unknown {
@@ -71,15 +72,15 @@ export interface HttpGetOptions {
  * the network policy and gets only its own headers. Returns the first non-redirect response
  * with its URL. The caller owns (and must consume or cancel) the response body.
  */
-export async function httpGet(start: URL, o: HttpGetOptions): Promise<{ response: Response; url: URL }> {
+export async function httpGet(start: URL, o: HttpGetOptions): Promise<{ response: UpstreamResponse; url: URL }> {
   let url = start;
   for (let hop = 0; ; hop++) {
     if (hop > 0 || o.firstHopChecked !== true) await assertUrlAllowed(url, o.policy);
     const headers = await o.headersFor(url);
-    let response: Response;
+    let response: UpstreamResponse;
     o.stats.requests++;
     try {
-      response = await measuredFetch(url, { method: 'GET', headers, redirect: 'manual', signal: o.signal ?? null });
+      response = await nodeGet(url, headers, o.policy, o.signal);
     } catch (err) {
       throw networkError(err, url, o.signal);
     }
@@ -107,10 +108,6 @@ export async function httpGet(start: URL, o: HttpGetOptions): Promise<{ response
 }
 
 /** Drops a response body we do not need, so the connection can be reused or closed. */
-export async function discard(response: Response): Promise<void> {
-  try {
-    await response.body?.cancel();
-  } catch {
-    // nothing to do: the body stream is already broken
-  }
+export function discard(response: UpstreamResponse): Promise<void> {
+  return response.cancel();
 }

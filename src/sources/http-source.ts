@@ -2,6 +2,7 @@ import { httpGet, safeUrl } from './http-request.ts';
 import type { NetworkPolicy } from './network-policy.ts';
 import type { RangeTransport } from './remote-range-source.ts';
 import type { SourceStats } from './source.ts';
+import type { UpstreamResponse } from './upstream-response.ts';
 
 export interface HttpTransportOptions {
   policy: NetworkPolicy;
@@ -27,7 +28,11 @@ export class HttpTransport implements RangeTransport {
     this.display = safeUrl(target);
   }
 
-  send(range: string | undefined, signal: AbortSignal | undefined, conditions?: Readonly<Record<string, string>>): Promise<{ response: Response; url: URL }> {
+  send(
+    range: string | undefined,
+    signal: AbortSignal | undefined,
+    conditions?: Readonly<Record<string, string>>,
+  ): Promise<{ response: UpstreamResponse; url: URL }> {
     const { policy, maxRedirects, userAgent, authHeaders } = this.options;
     return httpGet(this.target, {
       policy,
@@ -43,14 +48,10 @@ export class HttpTransport implements RangeTransport {
         }
         headers['user-agent'] ??= userAgent;
         // Ranges of a gzip-encoded representation are not ranges of the file: ask for identity.
-        // (undici itself appends `Accept-Encoding: identity` when a Range header is present.)
-        delete headers['accept-encoding'];
+        headers['accept-encoding'] = 'identity';
         if (conditions !== undefined) Object.assign(headers, conditions);
         if (range !== undefined) headers['range'] = range;
-        else {
-          delete headers['range'];
-          headers['accept-encoding'] = 'identity';
-        }
+        else delete headers['range'];
         return headers;
       },
     });

@@ -1,20 +1,22 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { Errors } from '../errors.ts';
 
 /**
  * Which remote hosts http(s) sources may contact (SSRF guard). The check runs on the URL given
  * by the user and on every redirect hop.
  *
- * Known gap: the check resolves the name and then fetch resolves it again when it connects, so a
- * DNS server that answers differently the second time (DNS rebinding) is not caught. Closing it
- * needs a custom undici dispatcher (`connect.lookup`), and undici is not a dependency.
+ * http(s) sources check again when they connect (node-http-get.ts: every address the connection's
+ * own lookup returns goes through `addressAllowed`), so a DNS server that answers differently the
+ * second time (DNS rebinding) is caught. S3 requests (fetch) are checked on the URL only.
  */
 export interface NetworkPolicy {
   allowPrivateHosts: boolean;
   /** Lower-case host names exempt from the private-address check (not from the metadata block). */
   allowedHosts: readonly string[];
   resolveHost: (hostname: string) => Promise<string[]>;
+  /** The connect-time resolver (tests: a DNS that answers differently); dns.lookup when absent. */
+  connectLookup?: LookupFunction;
 }
 
 // node:net's BlockList does the CIDR matching; we only list the ranges.
@@ -109,6 +111,18 @@ function bareHost(url: URL): string {
   if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
   if (h.endsWith('.')) h = h.slice(0, -1);
   return h;
+}
+
+/**
+ * The connect-time check of one resolved address of `hostname` (bare, as net.connect's lookup
+ * gets it): metadata endpoints never, private addresses only when allowed.
+ */
+export function addressAllowed(hostname: string, address: string, policy: NetworkPolicy): boolean {
+  if (isMetadataAddress(address)) return false;
+  let host = hostname.toLowerCase();
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  if (policy.allowPrivateHosts || policy.allowedHosts.includes(host)) return true;
+  return !isPrivateAddress(address);
 }
 
 /**

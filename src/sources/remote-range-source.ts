@@ -1,10 +1,11 @@
-import { Errors, isRastileError, type ErrorContext, type RastileError } from '../errors.ts';
+import { Errors, type ErrorContext, type RastileError } from '../errors.ts';
 import { discard, networkError, safeHost } from './http-request.ts';
 import { RemoteVersion } from './remote-version.ts';
 import { markRetryable } from './retry.ts';
 import type { ByteSink, Source, SourceStats } from './source.ts';
 import { sourceChanged } from './version.ts';
 import { countUpstreamBytes } from './upstream-metrics.ts';
+import { concat, type UpstreamResponse } from './upstream-response.ts';
 
 /** How one kind of remote store sends a (range) GET: plain HTTP or signed S3. */
 export interface RangeTransport {
@@ -16,9 +17,13 @@ export interface RangeTransport {
    * Sends a GET (with `Range: <range>` when given, plus the `conditions` headers such as
    * If-Match) and returns the final response and its URL.
    */
-  send(range: string | undefined, signal: AbortSignal | undefined, conditions?: Readonly<Record<string, string>>): Promise<{ response: Response; url: URL }>;
+  send(
+    range: string | undefined,
+    signal: AbortSignal | undefined,
+    conditions?: Readonly<Record<string, string>>,
+  ): Promise<{ response: UpstreamResponse; url: URL }>;
   /** Reads an error response's body for a short code (S3's `<Code>`). Must consume or cancel the body. */
-  errorCode?(response: Response): Promise<string | undefined>;
+  errorCode?(response: UpstreamResponse): Promise<string | undefined>;
   /**
    * The error for a 401/403 answer when the transport knows why (an unsigned S3 request: no
    * credentials configured); undefined: SourceForbidden. `detail`: `HTTP 403, AccessDenied`.
@@ -98,11 +103,11 @@ export class RemoteRangeSource implements Source {
     }
     const { response, url, last } = sent;
     const cr = response.status === 206 ? parseContentRange(response.headers.get('content-range')) : undefined;
-    if (cr !== undefined && !('unsatisfied' in cr) && cr.start === offset && cr.end <= last && response.body !== null) {
+    if (cr !== undefined && !('unsatisfied' in cr) && cr.start === offset && cr.end <= last) {
       if (cr.total !== undefined) this.size = cr.total;
       const expected = cr.end - cr.start + 1;
       sink.restart();
-      const n = await this.pump(response.body, url, signal, sink, expected);
+      const n = await this.pump(response, url, signal, sink, expected);
       if (n !== expected) throw markRetryable(Errors.upstream(`Truncated response from ${safeHost(url)} for ${this.transport.display}`));
       return n;
     }
@@ -113,7 +118,7 @@ export class RemoteRangeSource implements Source {
   }
 
   /** Sends the range request and checks its version; null when nothing is to be read (empty range, past the end). */
-  private async send(offset: number, length: number, signal: AbortSignal | undefined): Promise<{ response: Response; url: URL; last: number } | null> {
+  private async send(offset: number, length: number, signal: AbortSignal | undefined): Promise<{ response: UpstreamResponse; url: URL; last: number } | null> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       // Format readers validate ranges from file structures (cog-source.ts): this is a bug of ours.
       throw Errors.internal(`Invalid byte range offset=${offset} length=${length}`);
@@ -144,7 +149,14 @@ export class RemoteRangeSource implements Source {
   }
 
   /** The bytes [offset, offset + length) from a response to `send`, or the error its status means. */
-  private async complete(response: Response, url: URL, offset: number, length: number, last: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  private async complete(
+    response: UpstreamResponse,
+    url: URL,
+    offset: number,
+    length: number,
+    last: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array> {
     const state = this.versionState;
     const status = response.status;
     if (status === 206) {
@@ -187,7 +199,7 @@ export class RemoteRangeSource implements Source {
     throw await this.statusError(response, url);
   }
 
-  private async statusError(response: Response, url: URL): Promise<RastileError> {
+  private async statusError(response: UpstreamResponse, url: URL): Promise<RastileError> {
     const status = response.status;
     let code: string | undefined;
     if (this.transport.errorCode !== undefined) {
@@ -213,45 +225,42 @@ export class RemoteRangeSource implements Source {
     return status === 429 || status >= 500 ? markRetryable(err) : err;
   }
 
-  private async readBody(response: Response, url: URL, signal: AbortSignal | undefined): Promise<Uint8Array> {
-    let bytes: Uint8Array;
+  private async readBody(response: UpstreamResponse, url: URL, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
     try {
-      bytes = new Uint8Array(await response.arrayBuffer());
+      await response.read((piece) => {
+        chunks.push(piece);
+        total += piece.length;
+      });
     } catch (err) {
       throw networkError(err, url, signal);
+    } finally {
+      this.stats.bytesFetched += total;
+      countUpstreamBytes(url, total);
     }
-    this.stats.bytesFetched += bytes.length;
-    countUpstreamBytes(url, bytes.length);
-    return bytes;
+    return chunks.length === 1 && chunks[0]!.byteOffset === 0 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength ? chunks[0]! : concat(chunks, total);
   }
 
   /**
-   * Hands the body's pieces to `sink` as they arrive; stops (cancelling the body) past `expected`
+   * Hands the body's pieces to `sink` as they arrive; stops (dropping the body) past `expected`
    * bytes. Returns the bytes received. A sink's exception ends the read and is re-thrown as is.
    */
-  private async pump(body: ReadableStream<Uint8Array>, url: URL, signal: AbortSignal | undefined, sink: ByteSink, expected: number): Promise<number> {
-    const reader = body.getReader();
+  private async pump(response: UpstreamResponse, url: URL, signal: AbortSignal | undefined, sink: ByteSink, expected: number): Promise<number> {
     let total = 0;
+    let sinkError = false;
     try {
-      for (;;) {
-        let piece: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          piece = await reader.read();
-        } catch (err) {
-          throw networkError(err, url, signal);
-        }
-        if (piece.done) return total;
-        const value = piece.value;
-        total += value.length;
-        if (total > expected) {
-          await reader.cancel().catch(() => {});
-          return total;
-        }
-        sink.write(value);
-      }
+      await response.read((piece) => {
+        total += piece.length;
+        if (total > expected) return false;
+        sinkError = true;
+        sink.write(piece);
+        sinkError = false;
+        return true;
+      });
+      return total;
     } catch (err) {
-      await reader.cancel().catch(() => {});
-      throw err;
+      throw sinkError ? err : networkError(err, url, signal);
     } finally {
       this.stats.bytesFetched += total;
       countUpstreamBytes(url, total);
@@ -259,7 +268,7 @@ export class RemoteRangeSource implements Source {
   }
 
   /** Streams a 200 body, refusing objects over maxWholeBodyBytes before or while reading. */
-  private async readWholeBody(response: Response, url: URL, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  private async readWholeBody(response: UpstreamResponse, url: URL, signal: AbortSignal | undefined): Promise<Uint8Array> {
     const cap = this.options.maxWholeBodyBytes;
     const tooBig = () =>
       Errors.upstream(
@@ -270,33 +279,25 @@ export class RemoteRangeSource implements Source {
       await discard(response);
       throw tooBig();
     }
-    if (response.body === null) return EMPTY;
-    const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
     let total = 0;
+    let over = false;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.length;
-        this.stats.bytesFetched += value.length;
-        countUpstreamBytes(url, value.length);
+      await response.read((piece) => {
+        total += piece.length;
+        this.stats.bytesFetched += piece.length;
+        countUpstreamBytes(url, piece.length);
         if (total > cap) {
-          await reader.cancel().catch(() => {});
-          throw tooBig();
+          over = true;
+          return false;
         }
-        chunks.push(value);
-      }
+        chunks.push(piece);
+        return true;
+      });
     } catch (err) {
-      if (isRastileError(err)) throw err;
       throw networkError(err, url, signal);
     }
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    if (over) throw tooBig();
+    return concat(chunks, total);
   }
 }

@@ -21,6 +21,7 @@
  * unique and the source is not reused; a later open, past that window, is trusted. Other ETags
  * (S3's content MD5, Apache's µs mtime) are trusted at once.
  */
+import type { HeaderReader } from './upstream-response.ts';
 import { RACY_FILE_MS, uniqueVersion } from './version.ts';
 
 /** Whether `etag` spells the Last-Modified second, as nginx's `"<mtime hex>-<size hex>"` does. */
@@ -59,7 +60,7 @@ export class RemoteVersion {
    * Records the validators of the first response, or compares a later one's with them. Returns
    * what differs (and marks the source changed), or null when the response is of this version.
    */
-  observe(headers: Headers, total: number | undefined): string | null {
+  observe(headers: HeaderReader, total: number | undefined): string | null {
     const etag = headers.get('etag');
     const lastModified = headers.get('last-modified');
     if (this.version === undefined) {

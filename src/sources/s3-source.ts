@@ -5,6 +5,7 @@ import type { RangeTransport } from './remote-range-source.ts';
 import { signRequest, uriEncode } from './s3-signer.ts';
 import type { SourceStats } from './source.ts';
 import { measuredFetch } from './upstream-metrics.ts';
+import { bufferedResponse, fromFetch, readUpTo, type UpstreamResponse } from './upstream-response.ts';
 
 export interface S3TransportOptions {
   s3: S3Options;
@@ -61,16 +62,16 @@ export class S3Transport implements RangeTransport {
     range: string | undefined,
     signal: AbortSignal | undefined,
     conditions?: Readonly<Record<string, string>>,
-  ): Promise<{ response: Response; url: URL }> {
+  ): Promise<{ response: UpstreamResponse; url: URL }> {
     const { s3, regionCache } = this.options;
     let region = regionCache.get(this.bucket) ?? s3.region;
     for (let attempt = 0; ; attempt++) {
       const url = s3ObjectUrl(this.bucket, this.key, region, s3.endpoint);
       const headers = this.headers(url, region, range, conditions);
-      let response: Response;
+      let response: UpstreamResponse;
       this.stats.requests++;
       try {
-        response = await measuredFetch(url, { method: 'GET', headers, redirect: 'manual', signal: signal ?? null });
+        response = fromFetch(await measuredFetch(url, { method: 'GET', headers, redirect: 'manual', signal: signal ?? null }));
       } catch (err) {
         throw networkError(err, url, signal);
       }
@@ -95,7 +96,7 @@ export class S3Transport implements RangeTransport {
           throw Errors.upstream(`S3 answered HTTP ${status} (redirect) for ${this.display}; redirects from S3 are not followed`);
         }
         if (text !== undefined) {
-          response = new Response(text, { status, statusText: response.statusText, headers: response.headers });
+          response = bufferedResponse(status, response.statusText, response.headers, new TextEncoder().encode(text));
         }
       }
       return { response, url };
@@ -140,29 +141,17 @@ export class S3Transport implements RangeTransport {
     );
   }
 
-  async errorCode(response: Response): Promise<string | undefined> {
+  async errorCode(response: UpstreamResponse): Promise<string | undefined> {
     const text = await readText(response);
     return /<Code>([A-Za-z0-9.]{1,64})<\/Code>/.exec(text)?.[1];
   }
 }
 
 /** Reads at most 64 KiB of an error body as text (S3 error documents are small). */
-async function readText(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+async function readText(response: UpstreamResponse): Promise<string> {
   try {
-    while (total < 65536) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      total += value.length;
-    }
+    return Buffer.from(await readUpTo(response, 65536)).toString('utf8');
   } catch {
-    // a broken error body only loses us the error code
-  } finally {
-    await reader.cancel().catch(() => {});
+    return ''; // a broken error body only loses us the error code
   }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -19,12 +19,22 @@ export async function measuredFetch(url: URL, init: RequestInit): Promise<Respon
   try {
     response = await fetch(url, init);
   } catch (err) {
-    if (init.signal?.aborted !== true) errors().inc({ host });
+    if (init.signal?.aborted !== true) upstreamFailed(host);
     throw err;
   }
-  latency().observe({ host }, (performance.now() - t0) / 1000);
-  requests().inc({ host, status: String(response.status) });
+  upstreamAnswered(host, response.status, t0);
   return response;
+}
+
+/** Counts an answer from `host` (status, time since `t0` = performance.now() when sent). */
+export function upstreamAnswered(host: string, status: number, t0: number): void {
+  latency().observe({ host }, (performance.now() - t0) / 1000);
+  requests().inc({ host, status: String(status) });
+}
+
+/** Counts a request to `host` that failed without an answer (not an abort). */
+export function upstreamFailed(host: string): void {
+  errors().inc({ host });
 }
 
 /** Body bytes received from `url`'s host. */

@@ -27,6 +27,11 @@ export class SharedWork {
    * granule searches may then share one search over it (src/search/series-search.ts).
    */
   searchRange?: { temporal: string; steps: number };
+  /**
+   * Deflate blocks inflate on libuv's thread pool instead of the calling thread (set by a series
+   * that reads several granule sets at once on the main thread: the inflates overlap its other work).
+   */
+  inflateOffThread = false;
 
   constructor(maxBytes = SHARED_WORK_BYTES) {
     this.kept = new LruCache(maxBytes, (e) => e.bytes);

@@ -120,6 +120,84 @@ export function inflateInto(input: Uint8Array, out: Uint8Array): number {
   );
 }
 
+/** The native handle as node's zlib.js drives it on the thread pool (internal, as writeSync above). */
+interface AsyncNativeHandle {
+  init(windowBits: number, level: number, memLevel: number, strategy: number, state: Uint32Array, done: () => void, dictionary: undefined): void;
+  write(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
+  reset(): void;
+  close(): void;
+  onerror: (message: string, errno: number) => void;
+}
+
+/** One inflate handle whose writes run on libuv's thread pool; one write at a time. */
+class ThreadPoolInflater {
+  private readonly state = new Uint32Array(2);
+  private settle: ((err: string | null) => void) | null = null;
+
+  constructor(private readonly handle: AsyncNativeHandle) {
+    handle.onerror = (message: string) => this.settle?.(message);
+    handle.init(15, -1, 8, 0, this.state, () => this.settle?.(null), undefined);
+  }
+
+  /** Inflates into all of `out` (input and out must stay untouched until it settles); bytes written. */
+  inflate(input: Uint8Array, out: Uint8Array): Promise<number> {
+    this.handle.reset();
+    return new Promise((resolve, reject) => {
+      this.settle = (err) => {
+        this.settle = null;
+        if (err !== null) reject(new ZlibDataError(err));
+        else resolve(out.length - this.state[0]);
+      };
+      this.handle.write(zlib.constants.Z_SYNC_FLUSH, input, 0, input.length, out, 0, out.length);
+    });
+  }
+
+  close(): void {
+    this.handle.close();
+  }
+}
+
+/** The native zlib class, when node's internals still expose it (undefined: use the sync path). */
+const NativeZlib: (new (mode: number) => AsyncNativeHandle) | undefined = (() => {
+  const probe = zlib.createInflate();
+  const ctor = (probe as unknown as { _handle?: { constructor?: unknown } })._handle?.constructor;
+  probe.close();
+  return typeof ctor === 'function' && typeof (ctor.prototype as { init?: unknown }).init === 'function'
+    ? (ctor as new (mode: number) => AsyncNativeHandle)
+    : undefined;
+})();
+
+const idleThreadPoolInflaters: ThreadPoolInflater[] = [];
+/** Handles with a write on the pool: held here so that nothing of theirs is collected meanwhile. */
+const busyThreadPoolInflaters = new Set<ThreadPoolInflater>();
+/** Idle handles kept (each ~45 KB of zlib state): about the thread pool's size. */
+const IDLE_THREAD_POOL_INFLATERS = 4;
+
+/**
+ * As inflateInto, but the inflate itself runs on libuv's thread pool (node's async zlib, without
+ * its stream, chunk and concat layers): for callers with other work to overlap it with, e.g. a
+ * time series reading several granule sets at once on one core. The single-request path keeps
+ * the synchronous inflateInto, cheaper when there is nothing to overlap. Falls back to it when
+ * node's internals are not there.
+ */
+export async function inflateIntoOffThread(input: Uint8Array, out: Uint8Array): Promise<number> {
+  if (NativeZlib === undefined) return inflateInto(input, out);
+  const h = idleThreadPoolInflaters.pop() ?? new ThreadPoolInflater(new NativeZlib(zlib.constants.INFLATE));
+  let n: number;
+  busyThreadPoolInflaters.add(h);
+  try {
+    n = await h.inflate(input, out);
+  } catch (err) {
+    h.close();
+    throw err;
+  } finally {
+    busyThreadPoolInflaters.delete(h);
+  }
+  if (idleThreadPoolInflaters.length < IDLE_THREAD_POOL_INFLATERS) idleThreadPoolInflaters.push(h);
+  else h.close();
+  return n;
+}
+
 export interface DeflateSettings {
   level: number;
   memLevel: number;

@@ -57,6 +57,10 @@ describe('rastile serve --workers 2', () => {
       }
       assert.equal(metric(text, 'rastile_workers'), 2);
       assert.equal(metric(text, 'rastile_worker_restarts_total'), 0);
+      // Both workers run AsyncLocalStorage on async context frames (src/cli/async-context-frame.ts;
+      // on Node 22 they inherit the flag from the primary's execArgv).
+      for (let i = 0; i < 100 && (server.output().match(/"asyncContextFrame":true/g)?.length ?? 0) < 2; i++) await sleep(100);
+      assert.equal(server.output().match(/"asyncContextFrame":true/g)?.length, 2, server.output());
 
       // 10 requests over fresh connections: round-robin spreads them; the scrape sums both workers.
       for (let i = 0; i < 10; i++) {

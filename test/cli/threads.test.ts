@@ -71,6 +71,8 @@ describe('rastile serve --workers 2 --worker-mode threads', () => {
       assert.equal(seen.size, 2, `threads seen: ${[...seen].join(', ')}`);
       // Each serving thread runs under the default old-generation growth (src/cli/v8-heap-growth.ts).
       assert.equal(out.match(/"v8Flags":"--heap-growing-percent=100"/g)?.length, 2, out);
+      // And AsyncLocalStorage on async context frames (src/cli/async-context-frame.ts): threads share the process's flags.
+      assert.equal(out.match(/"asyncContextFrame":true/g)?.length, 2, out);
 
       const text = await (await fetch(`${url}/metrics`)).text();
       assert.equal(metric(text, 'rastile_workers'), 2);

@@ -5,6 +5,7 @@ import { bitmapPalette, colorInterpretations, paletteFromColorMap } from '../../
 import { lzwDecode } from '../../src/formats/tiff/decoders/lzw.ts';
 import { inflateBlock } from '../../src/formats/tiff/decoders/inflate.ts';
 import { deflateSync } from 'node:zlib';
+import { runWithSharedWork, SharedWork } from '../../src/util/shared-work.ts';
 import { packbitsDecode } from '../../src/formats/tiff/decoders/packbits.ts';
 import { horizontalToPlanes, swapBytes, undoFloatingPoint, undoHorizontal } from '../../src/formats/tiff/decoders/predictor.ts';
 import { deinterleave, halfToFloat, unpackBits } from '../../src/formats/tiff/decoders/samples.ts';
@@ -111,6 +112,29 @@ describe('predictors', () => {
     const u16 = new Uint16Array([65535, 2, 3]);
     undoHorizontal(new Uint8Array(u16.buffer), 3, 1, 1, 2);
     assert.deepEqual(Array.from(u16), [65535, 1, 4]);
+  });
+
+  it('undoes horizontal differencing of 8, 16 and 32-bit samples, 1 to 3 per pixel, back to the original rows', () => {
+    let x = 7;
+    const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+    const width = 37;
+    const rows = 5;
+    for (const [bytes, Typed] of [
+      [1, Uint8Array],
+      [2, Uint16Array],
+      [4, Uint32Array],
+    ] as const) {
+      for (const samples of [1, 2, 3]) {
+        const rowLen = width * samples;
+        const original = new Typed(rowLen * rows);
+        for (let i = 0; i < original.length; i++) original[i] = next();
+        // the encoder's side: each sample minus the same sample of the previous pixel, wrapped
+        const diff = new Typed(original.length);
+        for (let i = 0; i < original.length; i++) diff[i] = i % rowLen < samples ? original[i] : original[i] - original[i - samples];
+        undoHorizontal(new Uint8Array(diff.buffer), width, rows, samples, bytes);
+        assert.deepEqual(diff, original, `${bytes * 8}-bit, ${samples} sample(s)`);
+      }
+    }
   });
 
   it('undoes horizontal differencing of 64-bit samples (carries between 32-bit halves)', () => {
@@ -310,6 +334,26 @@ describe('deflate blocks', () => {
       await assert.rejects(inflateBlock(bad, new Uint8Array(size)), { kind: 'InvalidFormat' });
     });
   }
+
+  it('inside a series scope that asks for it, the same results with the inflate on the thread pool', async () => {
+    const size = 131_072;
+    const data = Uint8Array.from({ length: size + 100 }, (_, i) => (i * 31 + (i >> 11)) & 255);
+    const z = deflateSync(data);
+    const work = new SharedWork();
+    work.inflateOffThread = true;
+    await runWithSharedWork(async () => {
+      // several at once, as sets read concurrently do
+      const outs = await Promise.all([0, 1, 2, 3, 4, 5].map(() => inflateBlock(z, new Uint8Array(size))));
+      for (const out of outs) assert.deepEqual(out, data.subarray(0, size));
+      const short = deflateSync(data.subarray(0, size - 10));
+      await assert.rejects(inflateBlock(short, new Uint8Array(size)), { kind: 'InvalidFormat', message: /ends early/ });
+      const bad = Uint8Array.from(z);
+      bad[2] ^= 0xff;
+      bad[3] ^= 0x55;
+      await assert.rejects(inflateBlock(bad, new Uint8Array(size)), { kind: 'InvalidFormat', message: /Corrupt deflate/ });
+      assert.deepEqual(await inflateBlock(z, new Uint8Array(size)), data.subarray(0, size));
+    }, work);
+  });
 });
 
 describe('GCP fit (rasterio transform.from_gcps oracle)', () => {

@@ -116,19 +116,21 @@ export async function startGatedUpstream(target: string): Promise<GatedUpstream>
   const gate = new Promise<void>((resolve) => (open = resolve));
   const server = createServer((req, res) => {
     arrived++;
-    void gate.then(async () => {
-      const headers: Record<string, string> = {};
-      if (req.headers.range !== undefined) headers['range'] = req.headers.range;
-      const r = await fetch(`${target}${req.url}`, { headers });
-      const body = Buffer.from(await r.arrayBuffer());
-      const out: Record<string, string> = {};
-      for (const name of ['content-type', 'content-range', 'etag', 'last-modified']) {
-        const v = r.headers.get(name);
-        if (v !== null) out[name] = v;
-      }
-      res.writeHead(r.status, { ...out, 'content-length': String(body.length) });
-      res.end(body);
-    });
+    void gate
+      .then(async () => {
+        const headers: Record<string, string> = {};
+        if (req.headers.range !== undefined) headers['range'] = req.headers.range;
+        const r = await fetch(`${target}${req.url}`, { headers });
+        const body = Buffer.from(await r.arrayBuffer());
+        const out: Record<string, string> = {};
+        for (const name of ['content-type', 'content-range', 'etag', 'last-modified']) {
+          const v = r.headers.get(name);
+          if (v !== null) out[name] = v;
+        }
+        res.writeHead(r.status, { ...out, 'content-length': String(body.length) });
+        res.end(body);
+      })
+      .catch(() => res.destroy()); // the test ended (its range server closed) while the gate opened: nobody waits
   });
   const local = await listenOnLoopback(server);
   return { ...local, arrived: () => arrived, open };

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync, inflateSync, constants } from 'node:zlib';
-import { deflateInto, DeflateStream, inflateInto, ZlibDataError, zlibFastPath } from '../../src/util/zlib-handle.ts';
+import { deflateInto, DeflateStream, inflateInto, inflateIntoOffThread, ZlibDataError, zlibFastPath } from '../../src/util/zlib-handle.ts';
 
 const data = Uint8Array.from({ length: 200_000 }, (_, i) => ((i * 7919) % 251) ^ (i >> 9));
 const settings = { level: 1, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY };
@@ -28,6 +28,29 @@ describe('reused zlib handles', () => {
     assert.throws(() => inflateInto(Uint8Array.of(1, 2, 3, 4), new Uint8Array(10)), ZlibDataError);
     const out = new Uint8Array(data.length);
     assert.equal(inflateInto(deflateSync(data), out), data.length);
+    assert.deepEqual(out, data);
+  });
+
+  it('inflate on the thread pool: node zlib bytes, short streams as the sync path, corrupt data rejected, handles reused', async () => {
+    const z = deflateSync(data);
+    const outs = Array.from({ length: 7 }, () => new Uint8Array(data.length));
+    assert.deepEqual(
+      await Promise.all(outs.map((o) => inflateIntoOffThread(z, o))),
+      outs.map(() => data.length),
+    );
+    for (const o of outs) assert.deepEqual(o, new Uint8Array(inflateSync(z)));
+    const head = new Uint8Array(1000);
+    assert.equal(await inflateIntoOffThread(z, head), 1000);
+    assert.deepEqual(head, data.subarray(0, 1000));
+    const cut = z.subarray(0, z.length >> 1);
+    assert.equal(await inflateIntoOffThread(cut, new Uint8Array(data.length)), inflateInto(cut, new Uint8Array(data.length)));
+    const bad = Uint8Array.from(z);
+    bad[10] ^= 0xff;
+    bad[11] ^= 0x55;
+    await assert.rejects(inflateIntoOffThread(bad, new Uint8Array(data.length)), ZlibDataError);
+    await assert.rejects(inflateIntoOffThread(Uint8Array.of(1, 2, 3, 4), new Uint8Array(10)), ZlibDataError);
+    const out = new Uint8Array(data.length);
+    assert.equal(await inflateIntoOffThread(z, out), data.length);
     assert.deepEqual(out, data);
   });
 

@@ -28,8 +28,23 @@ export async function attributeType(ctx: FileContext, a: RawAttribute, signal?: 
   return a.sharedTypeAddress === null ? a.type : committedType(ctx, a.sharedTypeAddress, signal);
 }
 
-export async function decodeAttribute(ctx: FileContext, a: RawAttribute, signal?: AbortSignal): Promise<AttrValue> {
-  const dt = await attributeType(ctx, a, signal);
+export function decodeAttribute(ctx: FileContext, a: RawAttribute, signal?: AbortSignal): Promise<AttrValue> {
+  if (a.sharedTypeAddress === null) {
+    try {
+      const now = decodeWithType(ctx, a, a.type, signal);
+      return now instanceof Promise ? now : Promise.resolve(now);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  return committedType(ctx, a.sharedTypeAddress, signal).then((dt) => decodeWithType(ctx, a, dt, signal));
+}
+
+/**
+ * An attribute's value with its datatype known: synchronous except for variable-length strings
+ * (global heap reads). A file's tens of CF attributes decode without a promise each.
+ */
+export function decodeWithType(ctx: FileContext, a: RawAttribute, dt: Datatype, signal?: AbortSignal): AttrValue | Promise<AttrValue> {
   const n = elementCount(a.space);
   if (a.space.dims === null || n === 0 || n > MAX_ELEMENTS || dt.size === 0) return a.space.dims === null ? null : [];
   if (a.data.length < n * dt.size) return null;
@@ -49,8 +64,9 @@ export async function decodeAttribute(ctx: FileContext, a: RawAttribute, signal?
     return scalar ? values[0] : values;
   }
   if (dt.kind === 'vlen-string') {
-    const values = await Promise.all(Array.from({ length: n }, (_, i) => vlenBytes(ctx, a.data.subarray(i * dt.size), signal).then(decodeText)));
-    return scalar ? values[0] : values;
+    return Promise.all(Array.from({ length: n }, (_, i) => vlenBytes(ctx, a.data.subarray(i * dt.size), signal).then(decodeText))).then((values) =>
+      scalar ? values[0] : values,
+    );
   }
   return null;
 }

@@ -33,7 +33,8 @@ export class FileContext {
   virtualChunkBytes = 1024 * 1024;
   /** Caches per structure type, keyed by address (index nodes, heaps, object headers). */
   readonly memo = new Map<string, Promise<unknown>>();
-  private readonly pages = new Map<number, Promise<Uint8Array>>();
+  /** Page number → its bytes once read, or the read in flight (replaced by the bytes when it lands, same LRU slot). */
+  private readonly pages = new Map<number, Uint8Array | Promise<Uint8Array>>();
 
   constructor(
     readonly source: Source,
@@ -49,7 +50,7 @@ export class FileContext {
   seed(head: Uint8Array): void {
     // a partial last page only when it is the end of the file
     const end = head.length >= this.fileSize ? head.length : Math.floor(head.length / PAGE) * PAGE;
-    for (let p = 0; p * PAGE < end; p++) this.pages.set(p, Promise.resolve(head.subarray(p * PAGE, Math.min(end, (p + 1) * PAGE))));
+    for (let p = 0; p * PAGE < end; p++) this.pages.set(p, head.subarray(p * PAGE, Math.min(end, (p + 1) * PAGE)));
   }
 
   /** Check that [address, address + length) lies inside the file (address relative to the base). */
@@ -64,10 +65,53 @@ export class FileContext {
     return abs;
   }
 
-  /** Metadata bytes at `address` (relative to the base address), through the page cache. */
-  async read(address: number, length: number, what: string, signal?: AbortSignal): Promise<Uint8Array> {
+  /**
+   * Metadata bytes at `address` (relative to the base address) when every page of them is in the
+   * cache already, else undefined (nothing is fetched). The walk of a file's metadata reads mostly
+   * from its first 256 KiB: answered here without a promise (notes/decisions.md).
+   */
+  bytesNow(address: number, length: number, what: string): Uint8Array | undefined {
     const abs = this.check(address, length, what);
     if (length === 0) return new Uint8Array(0);
+    const first = Math.floor(abs / PAGE);
+    const last = Math.floor((abs + length - 1) / PAGE);
+    for (let p = first; p <= last; p++) if (!(this.pages.get(p) instanceof Uint8Array)) return undefined;
+    const out = new Uint8Array(length);
+    let at = 0;
+    for (let p = first; p <= last; p++) {
+      const page = this.pages.get(p) as Uint8Array;
+      this.pages.delete(p); // LRU: re-insert at the end
+      this.pages.set(p, page);
+      const pageStart = p * PAGE;
+      const from = Math.max(abs, pageStart) - pageStart;
+      const to = Math.min(abs + length - pageStart, page.length);
+      if (to > from) out.set(page.subarray(from, to), at);
+      at += Math.max(0, to - from);
+    }
+    if (at < length)
+      throw Errors.invalidFormat(`HDF5 ${what}: the file ends before its ${length} bytes at ${address} (truncated)`, { context: { url: this.location } });
+    return out;
+  }
+
+  /** A cursor over cached metadata bytes, or undefined (see bytesNow). */
+  cursorNow(address: number, length: number, what: string): Cursor | undefined {
+    const bytes = this.bytesNow(address, length, what);
+    return bytes !== undefined ? new Cursor(bytes, what) : undefined;
+  }
+
+  /** Metadata bytes at `address` (relative to the base address), through the page cache. */
+  read(address: number, length: number, what: string, signal?: AbortSignal): Promise<Uint8Array> {
+    try {
+      const now = this.bytesNow(address, length, what);
+      if (now !== undefined) return Promise.resolve(now);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.readPages(address, length, what, signal);
+  }
+
+  private async readPages(address: number, length: number, what: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const abs = this.check(address, length, what);
     const first = Math.floor(abs / PAGE);
     const last = Math.floor((abs + length - 1) / PAGE);
     const parts: Promise<Uint8Array>[] = [];
@@ -85,7 +129,7 @@ export class FileContext {
       flush(p);
       this.pages.delete(p); // LRU: re-insert at the end
       this.pages.set(p, page);
-      parts.push(page);
+      parts.push(page instanceof Uint8Array ? Promise.resolve(page) : page);
     }
     flush(last + 1);
     this.evict();
@@ -105,17 +149,34 @@ export class FileContext {
   }
 
   /** A cursor over metadata bytes. */
-  async cursor(address: number, length: number, what: string, signal?: AbortSignal): Promise<Cursor> {
-    return new Cursor(await this.read(address, length, what, signal), what);
+  cursor(address: number, length: number, what: string, signal?: AbortSignal): Promise<Cursor> {
+    try {
+      const now = this.cursorNow(address, length, what);
+      if (now !== undefined) return Promise.resolve(now);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.readPages(address, length, what, signal).then((b) => new Cursor(b, what));
   }
 
-  /** Memoise an async structure read per file (index nodes, heaps), forgetting failures. */
-  once<T>(key: string, make: () => Promise<T>): Promise<T> {
+  /**
+   * Memoise a structure read per file (index nodes, heaps), forgetting failures. `make` may answer
+   * synchronously (a structure parsed from cached pages): then no failure is to be forgotten.
+   */
+  once<T>(key: string, make: () => T | Promise<T>): Promise<T> {
     let p = this.memo.get(key) as Promise<T> | undefined;
     if (p === undefined) {
-      p = make();
+      let made: T | Promise<T>;
+      try {
+        made = make();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (made instanceof Promise) {
+        p = made;
+        p.catch(() => this.memo.delete(key));
+      } else p = Promise.resolve(made);
       this.memo.set(key, p);
-      p.catch(() => this.memo.delete(key));
     }
     return p;
   }
@@ -132,8 +193,14 @@ export class FileContext {
     const whole = this.source.fetch(offset, length);
     const out: Promise<Uint8Array>[] = [];
     for (let p = start; p < fetchEnd; p++) {
-      const page = whole.then((b) => b.subarray((p - start) * PAGE, (p - start + 1) * PAGE));
-      page.catch(() => this.pages.delete(p));
+      const page = whole.then((b) => {
+        const bytes = b.subarray((p - start) * PAGE, (p - start + 1) * PAGE);
+        if (this.pages.get(p) === page) this.pages.set(p, bytes); // same LRU slot
+        return bytes;
+      });
+      page.catch(() => {
+        if (this.pages.get(p) === page) this.pages.delete(p);
+      });
       this.pages.set(p, page);
       if (p < end) out.push(page);
     }

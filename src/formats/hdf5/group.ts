@@ -5,7 +5,7 @@
  */
 import { Errors, isRastileError } from '../../errors.ts';
 import type { ArrayGroup, AttrValue } from '../array/array-model.ts';
-import { decodeAttribute } from './attr-values.ts';
+import { decodeAttribute, decodeWithType } from './attr-values.ts';
 import { datasetInfo, isDataset } from './dataset-info.ts';
 import { denseAttributes, denseLinks, sortLinks } from './dense-storage.ts';
 import type { FileContext } from './file-context.ts';
@@ -109,7 +109,19 @@ const REFERENCE_ATTRS = new Set(['DIMENSION_LIST', 'REFERENCE_LIST']);
 
 async function decodeAll(ctx: FileContext, raw: RawAttribute[], signal?: AbortSignal): Promise<Record<string, AttrValue>> {
   const kept = raw.filter((a) => !REFERENCE_ATTRS.has(a.name));
-  const values = await Promise.all(kept.map((a) => decodeAttribute(ctx, a, signal).catch(skipUnsupported)));
+  // Most attributes decode synchronously (decodeWithType): promises only for the others.
+  let pending = false;
+  const decoded = kept.map((a): AttrValue | Promise<AttrValue | null> => {
+    if (a.sharedTypeAddress !== null) return ((pending = true), decodeAttribute(ctx, a, signal).catch(skipUnsupported));
+    try {
+      const v = decodeWithType(ctx, a, a.type, signal);
+      if (v instanceof Promise) pending = true;
+      return v instanceof Promise ? v.catch(skipUnsupported) : v;
+    } catch (err) {
+      return skipUnsupported(err);
+    }
+  });
+  const values = pending ? await Promise.all(decoded.map((v) => (v instanceof Promise ? v : Promise.resolve(v)))) : (decoded as AttrValue[]);
   const out: Record<string, AttrValue> = {};
   // defineProperty: an attribute named __proto__ stays an attribute
   kept.forEach((a, i) => Object.defineProperty(out, a.name, { value: values[i], enumerable: true, writable: true, configurable: true }));

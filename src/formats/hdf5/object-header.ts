@@ -50,12 +50,52 @@ export function readObjectHeader(ctx: FileContext, address: number, signal?: Abo
   return ctx.once(`oh:${address}`, () => parseObjectHeader(ctx, address, signal));
 }
 
-async function parseObjectHeader(ctx: FileContext, address: number, signal?: AbortSignal): Promise<ObjectHeader> {
+/** Bytes the sync parse needs that are not in the page cache yet. */
+class Missing {
+  constructor(
+    readonly address: number,
+    readonly length: number,
+    readonly what: string,
+  ) {}
+}
+
+/**
+ * Parses from the page cache alone (no promise when the header's bytes are in, the usual case
+ * after the head read); on a miss loads the missing bytes and parses again (a few µs per retry).
+ */
+function parseObjectHeader(ctx: FileContext, address: number, signal?: AbortSignal): ObjectHeader | Promise<ObjectHeader> {
+  try {
+    return parseCached(ctx, address);
+  } catch (err) {
+    if (!(err instanceof Missing)) throw err;
+    return parseLoading(ctx, address, err, signal);
+  }
+}
+
+async function parseLoading(ctx: FileContext, address: number, miss: Missing, signal?: AbortSignal): Promise<ObjectHeader> {
+  for (;;) {
+    await ctx.read(miss.address, miss.length, miss.what, signal);
+    try {
+      return parseCached(ctx, address);
+    } catch (err) {
+      if (!(err instanceof Missing)) throw err;
+      miss = err;
+    }
+  }
+}
+
+function cached(ctx: FileContext, address: number, length: number, what: string): Cursor {
+  const c = ctx.cursorNow(address, length, what);
+  if (c === undefined) throw new Missing(address, length, what);
+  return c;
+}
+
+function parseCached(ctx: FileContext, address: number): ObjectHeader {
   const what = `object header at ${address}`;
   const sizes = { o: ctx.sizeOfOffsets, l: ctx.sizeOfLengths };
   if (address === UNDEF) throw Errors.invalidFormat(`HDF5 ${what}: undefined address`);
   const prefixLen = Math.min(40, ctx.fileSize - ctx.baseAddress - address);
-  const prefix = await ctx.cursor(address, Math.max(0, prefixLen), what, signal);
+  const prefix = cached(ctx, address, Math.max(0, prefixLen), what);
   const messages: RawMessage[] = [];
   const pending: Array<{ address: number; length: number }> = [];
   let v2 = false;
@@ -69,10 +109,10 @@ async function parseObjectHeader(ctx: FileContext, address: number, signal?: Abo
     if (flags & 0x10) prefix.skip(4, 'attribute phase change');
     const size = prefix.uint(1 << (flags & 3), 'chunk size');
     const start = prefix.pos;
-    const c = await ctx.cursor(address, start + size + 4, what, signal);
+    const c = cached(ctx, address, start + size + 4, what);
     c.pos = start;
     readV2Messages(sizes, c, start + size, flags & 0x04 ? 2 : 0, messages, pending, what);
-    return finish(ctx, address, messages, pending, flags & 0x04 ? 2 : 0, v2, signal);
+    return finish(ctx, address, messages, pending, flags & 0x04 ? 2 : 0, v2);
   }
   const version = prefix.u8('version');
   if (version !== 1) throw Errors.invalidFormat(`HDF5 ${what}: unknown object header version ${version}`);
@@ -80,20 +120,19 @@ async function parseObjectHeader(ctx: FileContext, address: number, signal?: Abo
   prefix.u16('message count');
   prefix.u32('reference count');
   const size = prefix.u32('header size');
-  const c = await ctx.cursor(address + 16, size, what, signal);
+  const c = cached(ctx, address + 16, size, what);
   readV1Messages(sizes, c, messages, pending);
-  return finish(ctx, address, messages, pending, 0, v2, signal);
+  return finish(ctx, address, messages, pending, 0, v2);
 }
 
-async function finish(
+function finish(
   ctx: FileContext,
   address: number,
   messages: RawMessage[],
   pending: Array<{ address: number; length: number }>,
   orderBytes: number,
   v2: boolean,
-  signal?: AbortSignal,
-): Promise<ObjectHeader> {
+): ObjectHeader {
   const sizes = { o: ctx.sizeOfOffsets, l: ctx.sizeOfLengths };
   const seen = new Set<number>();
   for (let n = 0; pending.length > 0; n++) {
@@ -101,7 +140,7 @@ async function finish(
     const what = `object header continuation at ${next.address}`;
     if (seen.has(next.address) || n > MAX_CHUNKS) throw Errors.invalidFormat(`HDF5 ${what}: continuation loop or too many continuation blocks`);
     seen.add(next.address);
-    const c = await ctx.cursor(next.address, next.length, what, signal);
+    const c = cached(ctx, next.address, next.length, what);
     if (v2) {
       c.signature('OCHK');
       readV2Messages(sizes, c, next.length - 4, orderBytes, messages, pending, what);

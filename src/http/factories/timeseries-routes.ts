@@ -128,6 +128,8 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     const shared = new SharedWork();
     const temporal = steps.length > 1 ? rangeTemporal(steps) : undefined;
     if (temporal !== undefined) shared.searchRange = { temporal, steps: steps.length };
+    // sets read at once on this thread: their inflates overlap on libuv's thread pool
+    shared.inflateOffThread = services.config.timeseries.concurrency > 1;
     return runWithSharedWork(fn, shared);
   };
   const run = <T>(steps: string[], work: (step: string, signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>

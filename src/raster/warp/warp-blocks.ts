@@ -262,8 +262,20 @@ function footprintScale(job: BlockWarp): [number, number] {
   return [Number.isFinite(dx) && dx > 0 ? dx : 1, Number.isFinite(dy) && dy > 0 ? dy : 1];
 }
 
-/** Integer source window [c0, r0, c1, r1) covering the finite coordinates (clamped), or null. */
-function coordSpan(sx: Float64Array, sy: Float64Array, width: number, height: number, margin: number): SourceWindow | null {
+/** The bounds of the last `scanSpan`: module variables, not a returned object (see scanSpan). */
+let spanX0 = Infinity;
+let spanY0 = Infinity;
+let spanX1 = -Infinity;
+let spanY1 = -Infinity;
+
+/**
+ * The min/max of the finite coordinates into span*, a loop with nothing after it that needs type
+ * feedback: V8 compiles a long loop while its first call is still inside it (on-stack replacement),
+ * before the compares after the loop ever ran, and the compiled code then bailed out at the first of
+ * them on every call ("Insufficient type feedback for compare operation": coordSpan was deoptimised
+ * on each warm-up and first-tile call and compiled again). Stores to module variables need none.
+ */
+function scanSpan(sx: Float64Array, sy: Float64Array): void {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -277,10 +289,19 @@ function coordSpan(sx: Float64Array, sy: Float64Array, width: number, height: nu
     if (y < y0) y0 = y;
     if (y > y1) y1 = y;
   }
-  if (x0 === Infinity) return null;
-  const c0 = Math.max(0, Math.floor(x0) - margin);
-  const r0 = Math.max(0, Math.floor(y0) - margin);
-  const c1 = Math.min(width, Math.floor(x1) + 1 + margin);
-  const r1 = Math.min(height, Math.floor(y1) + 1 + margin);
+  spanX0 = x0;
+  spanY0 = y0;
+  spanX1 = x1;
+  spanY1 = y1;
+}
+
+/** Integer source window [c0, r0, c1, r1) covering the finite coordinates (clamped), or null. */
+function coordSpan(sx: Float64Array, sy: Float64Array, width: number, height: number, margin: number): SourceWindow | null {
+  scanSpan(sx, sy);
+  if (spanX0 === Infinity) return null;
+  const c0 = Math.max(0, Math.floor(spanX0) - margin);
+  const r0 = Math.max(0, Math.floor(spanY0) - margin);
+  const c1 = Math.min(width, Math.floor(spanX1) + 1 + margin);
+  const r1 = Math.min(height, Math.floor(spanY1) + 1 + margin);
   return c1 > c0 && r1 > r0 ? [c0, r0, c1, r1] : null;
 }

@@ -2,12 +2,14 @@
  * zlib/deflate (TIFF compression 8 and 32946).
  *
  * Blocks of known size inflate synchronously on a reused zlib handle straight into the block's
- * own buffer (src/util/zlib-handle.ts says why), up to 4 MB. Larger blocks and streams of unknown
+ * own buffer (src/util/zlib-handle.ts says why), up to 4 MB; inside a time series that asks for
+ * it (SharedWork.inflateOffThread) on libuv's thread pool instead, same handles minus the stream. Larger blocks and streams of unknown
  * size (LERC's outer deflate) go through node:zlib's thread pool with an output cap.
  */
 import { constants, inflate } from 'node:zlib';
 import { Errors } from '../../../errors.ts';
-import { inflateInto, ZlibDataError } from '../../../util/zlib-handle.ts';
+import { currentSharedWork } from '../../../util/shared-work.ts';
+import { inflateInto, inflateIntoOffThread, ZlibDataError } from '../../../util/zlib-handle.ts';
 
 const MIN_CHUNK = 64 * 1024;
 
@@ -30,7 +32,8 @@ export async function inflateBlock(input: Uint8Array, out: Uint8Array): Promise<
     out.set(all.subarray(0, n));
   } else {
     try {
-      n = inflateInto(input, out);
+      // a series reading several granule sets at once overlaps inflates with its other work
+      n = currentSharedWork()?.inflateOffThread === true ? await inflateIntoOffThread(input, out) : inflateInto(input, out);
     } catch (err) {
       if (err instanceof ZlibDataError) throw Errors.invalidFormat(`Corrupt deflate data in TIFF block (${err.message})`, err);
       throw err;
