@@ -14,6 +14,14 @@ import { addressAllowed, type NetworkPolicy } from './network-policy.ts';
 import { upstreamAnswered, upstreamFailed } from './upstream-metrics.ts';
 import type { HeaderReader, UpstreamResponse } from './upstream-response.ts';
 
+/**
+ * Idle kept-alive connections close after this long (undici's own default, which fetch had):
+ * object stores and CDNs drop idle connections after a few seconds, and reusing one they dropped
+ * costs a failed attempt and a retry. The agent applies it to free sockets only (and shortens it
+ * to a server's `Keep-Alive: timeout=` hint); a socket in use is bounded by the request deadline.
+ */
+const IDLE_SOCKET_MS = 4000;
+
 /** Bodies of discarded answers (redirects, 412, 416) drained for connection reuse up to this size; larger ones close it. */
 const DRAIN_LIMIT = 65536;
 
@@ -28,7 +36,8 @@ const agentsByPolicy = new WeakMap<NetworkPolicy, Agents>();
 function agentsFor(policy: NetworkPolicy): Agents {
   let agents = agentsByPolicy.get(policy);
   if (agents === undefined) {
-    agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+    agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
     agentsByPolicy.set(policy, agents);
   }
   return agents;

@@ -24,12 +24,13 @@ interface TestServer {
 }
 
 /** A loopback server whose handler decides everything (partial bodies, stalls, encodings). */
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestServer> {
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, keepAliveTimeoutMs?: number): Promise<TestServer> {
   const state = { requests: 0, connections: 0, closedSockets: 0 };
   const server: Server = createServer((req, res) => {
     state.requests++;
     handler(req, res);
   });
+  if (keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = keepAliveTimeoutMs;
   server.on('connection', (socket) => {
     state.connections++;
     socket.on('close', () => state.closedSockets++);
@@ -122,6 +123,26 @@ describe('node:http range transport', () => {
       assert.equal(src.stats.bytesFetched, SIZE);
       assert.deepEqual(seen, ['identity', 'identity']);
       assert.equal(server.connections, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('closes an idle kept-alive connection itself, before a server that keeps it a minute', async () => {
+    const server = await serve((req, res) => {
+      const { start, end } = ranged(req, res);
+      res.end(data.subarray(start, end + 1));
+    }, 60_000);
+    try {
+      const src = source(server.port, open);
+      assert.deepEqual(await src.fetch(0, 1000), data.subarray(0, 1000));
+      assert.equal(server.closedSockets, 0);
+      // The client's idle timeout (IDLE_SOCKET_MS) ends it; the server would wait 60 s.
+      for (let i = 0; i < 200 && server.closedSockets === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(server.closedSockets, 1);
+      // The next read opens a new connection and works.
+      assert.deepEqual(await src.fetch(1000, 1000), data.subarray(1000, 2000));
+      assert.equal(server.connections, 2);
     } finally {
       await server.close();
     }
