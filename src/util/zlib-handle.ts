@@ -96,7 +96,12 @@ function withHandle<T>(key: string, create: () => zlib.Inflate | zlib.Deflate, r
  * path on every supported node line; a silent fallback would only show as lost speed.
  */
 export function zlibFastPath(): Record<string, boolean> {
-  return { ...Object.fromEntries([...handles].map(([key, h]) => [key, h !== null])), ...Object.fromEntries(streamFastPath) };
+  return {
+    ...Object.fromEntries([...handles].map(([key, h]) => [key, h !== null])),
+    ...Object.fromEntries(streamFastPath),
+    // inflateIntoOffThread's native handle (a series' inflates on libuv's pool)
+    'inflate:thread-pool': NativeZlib !== undefined,
+  };
 }
 
 /**

@@ -118,5 +118,10 @@ describe('reused zlib handles', () => {
     assert.equal(state['inflate'], true, `inflate fell back to zlib.inflateSync on node ${process.versions.node}: _handle.writeSync changed`);
     const deflateKey = `deflate:${settings.level}:${settings.memLevel}:${settings.strategy}`;
     assert.equal(state[deflateKey], true, `deflate fell back to zlib.deflateSync on node ${process.versions.node}: _handle.writeSync changed`);
+    assert.equal(
+      state['inflate:thread-pool'],
+      true,
+      `the thread-pool inflate fell back to the sync path on node ${process.versions.node}: the native handle's init/write changed`,
+    );
   });
 });
