@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TypedArray } from '../../dtype.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { SharedPromiseCache } from '../../util/lru-cache.ts';
@@ -74,6 +75,7 @@ export class BlockCache {
     let decoded = false;
     const block = this.cache.getOrCreate(key, () => {
       decoded = true;
+      decodedHere.getStore()?.push(key);
       this.decodeCount++;
       this.decodes.inc();
       return decode().then((block) => {
@@ -101,6 +103,20 @@ export class BlockCache {
     }
   }
 
+  /**
+   * Drops the blocks of `keys` that are still cached (keys from `withDecodedKeys`), their buffers
+   * back to the pool for the next reads: an early eviction, with the same contract as the LRU's.
+   */
+  drop(keys: readonly string[]): void {
+    for (const key of keys) {
+      const block = this.cache.peek(key);
+      if (block === undefined) continue;
+      this.cache.delete(key);
+      this.untrack(key);
+      BUFFER_POOL.releaseLater(block.owned);
+    }
+  }
+
   private untrack(key: string): void {
     const source = sourceOfKey(key);
     const keys = this.bySource.get(source);
@@ -116,6 +132,19 @@ export class BlockCache {
 
 export function createBlockCache(maxBytes: number): BlockCache {
   return new BlockCache(maxBytes);
+}
+
+/** The keys of the blocks decoded (misses started) inside the current `withDecodedKeys` call. */
+const decodedHere = new AsyncLocalStorage<string[]>();
+
+/**
+ * Runs `read`; returns its result and the keys of the blocks it decoded (cache misses it started,
+ * not blocks it found cached or shared with a concurrent read), for `BlockCache.drop`.
+ */
+export async function withDecodedKeys<T>(read: () => Promise<T>): Promise<{ value: T; keys: string[] }> {
+  const keys: string[] = [];
+  const value = await decodedHere.run(keys, read);
+  return { value, keys };
 }
 
 const SEPARATOR = '\u0001';
