@@ -172,7 +172,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     p: ParsedParams<D>,
     area: Bounds,
     read: (reader: ImageReader, signal: AbortSignal) => Promise<T>,
-    remote: ((step: string, granules: readonly Granule[], searchBounds: Bounds, signal: AbortSignal) => Promise<T>) | undefined,
+    remote: ((step: string, granules: readonly Granule[], searchBounds: Bounds, signal: AbortSignal, alone: boolean) => Promise<T>) | undefined,
     signal: AbortSignal,
   ): Promise<Array<T | null>> => {
     if (searchStep === undefined) return run(steps, async (step, s) => read(await backend.open(forStep(p, step), s), s), signal);
@@ -198,7 +198,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         async (key, i, s) => {
           const { step, found: f } = sets.get(key)!;
           const { granules, searchBounds } = f;
-          if (remote !== undefined && granules !== undefined && searchBounds !== undefined) return remote(step, granules, await searchBounds(s), s);
+          if (remote !== undefined && granules !== undefined && searchBounds !== undefined) return remote(step, granules, await searchBounds(s), s, alone[i]!);
           if (!alone[i]) return read(await f.open(s), s);
           // no other set of the series reads these granules: the blocks this read decoded are
           // not read again by it, so their buffers go back to the pool for the next sets' blocks
@@ -246,7 +246,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         area,
         (reader, s) => statisticsStep(reader, p, post, feature, { coord: coordCrs, dst: dstCrs }, s, coverage),
         threads &&
-          ((step, granules, searchBounds, s) =>
+          ((step, granules, searchBounds, s, alone) =>
             runTask(
               threads,
               {
@@ -256,6 +256,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
                 raw: { query: stepQuery(request.query, step), path: {} },
                 granules,
                 searchBounds,
+                dropBlocks: alone,
                 feature,
               },
               s,
@@ -346,7 +347,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
           area,
           async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
           threads &&
-            (async (step, granules, searchBounds, s) =>
+            (async (step, granules, searchBounds, s, alone) =>
               done(
                 frameFromThread(
                   await runTask<ThreadFrame>(
@@ -358,6 +359,7 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
                       raw: { query: stepQuery(request.query, step), path },
                       granules,
                       searchBounds,
+                      dropBlocks: alone,
                       sized,
                       bounds,
                       ...(early && { encodeAt: [p.width!, p.height!] as [number, number] }),

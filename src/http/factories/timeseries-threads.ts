@@ -34,6 +34,8 @@ interface TaskBase {
   raw: RawRequestParams;
   granules: readonly Granule[];
   searchBounds: Bounds;
+  /** No other set of the series reads these granules: the thread drops the blocks it decoded once done. */
+  dropBlocks?: boolean;
 }
 export type SeriesTask =
   | (TaskBase & { kind: 'statistics'; feature: Feature })

@@ -13,6 +13,7 @@ import type { Config } from '../../config.ts';
 import { serveTasks } from '../../granule/timeseries/thread-pool.ts';
 import { encodeSeriesFrame } from '../../raster/render/encode-gif.ts';
 import { sharedColormapPalette } from '../../raster/render/gif-colormap-frame.ts';
+import { withDecodedKeys } from '../../formats/tiff/block-cache.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { LruCache } from '../../util/lru-cache.ts';
 import { ReadSet, runWithReadSet } from '../../util/read-set.ts';
@@ -94,7 +95,14 @@ async function serve(task: SeriesTask, signal: AbortSignal, backend?: Backend): 
   const reads = new ReadSet();
   try {
     const shared = memoOf(task.series).shared;
-    const r = await runWithReadSet(reads, () => runWithBudget(budget, () => runWithSharedWork(() => run(task, signal, backend), shared)));
+    const work = () => runWithReadSet(reads, () => runWithBudget(budget, () => runWithSharedWork(() => run(task, signal, backend), shared)));
+    let r: Awaited<ReturnType<typeof work>>;
+    if (task.dropBlocks === true) {
+      // no other set of the series reads these granules: this read's blocks back to the pool (timeseries-routes.ts)
+      const { value, keys } = await withDecodedKeys(work);
+      services.blockCache.drop(keys);
+      r = value;
+    } else r = await work();
     const answer: TaskAnswer<unknown> = { value: r.value, reads: reads.deps(), ...(reads.uncacheable !== undefined ? { uncacheable: reads.uncacheable } : {}) };
     return { value: answer, ...(r.transfer ? { transfer: r.transfer } : {}) };
   } finally {
