@@ -18,6 +18,7 @@
  * what a fresh `new ArrayBuffer(n)` would have been, minus the faults.
  */
 
+import { collectYoung } from './release-memory.ts';
 import { openRequestBudgets } from './request-budget.ts';
 
 /** Buffers smaller than this are not worth keeping (their faults cost < 1 ms). */
@@ -135,6 +136,8 @@ export class FaultedReserve {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
+      // the finished reads' dead body Buffers back to malloc for the next ones (release-memory.ts)
+      if (!this.busy()) collectYoung();
       void this.refill();
     }, this.idleMs);
     this.timer.unref();
