@@ -117,6 +117,17 @@ export class BlockCache {
     }
   }
 
+  /**
+   * Runs `read`, then drops the blocks it decoded itself (`withDecodedKeys`): for a read whose
+   * blocks nothing reads again (a series' granule set no other set shares), so their buffers serve
+   * the next reads instead of fresh pages.
+   */
+  async readDropping<T>(read: () => Promise<T>): Promise<T> {
+    const { value, keys } = await withDecodedKeys(read);
+    this.drop(keys);
+    return value;
+  }
+
   private untrack(key: string): void {
     const source = sourceOfKey(key);
     const keys = this.bySource.get(source);

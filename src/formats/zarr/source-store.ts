@@ -13,6 +13,7 @@ import type { AbsolutePath, AsyncReadable, GetOptions, RangeQuery } from '@zarri
 import { Errors, isRastileError } from '../../errors.ts';
 import type { FirstRead } from '../../sources/open-source.ts';
 import type { Source } from '../../sources/source.ts';
+import { concat } from '../../sources/upstream-response.ts';
 import { resolveStoreKey } from './store-keys.ts';
 
 /** The source opener (SourceOpener.open): `first` is the range read first, which a new remote source reads on opening. */
@@ -111,12 +112,5 @@ export async function readWhole(src: Source, signal?: AbortSignal, opened = OPEN
     offset += part.length;
     if (part.length < want) break;
   }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(offset);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0]! : concat(parts, offset);
 }

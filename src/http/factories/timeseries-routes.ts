@@ -21,7 +21,6 @@ import { geometryBounds } from '../../geo/geometry.ts';
 import { transformBounds } from '../../geo/transform-bounds.ts';
 import { datasetGeographicBounds } from '../../geo/transform.ts';
 import type { ImageReader } from '../../readers/image-reader.ts';
-import { withDecodedKeys } from '../../formats/tiff/block-cache.ts';
 import type { Granule } from '../../search/types.ts';
 import { getTileMatrixSet } from '../../geo/tms.ts';
 import { checkSeriesSize, collectionResolution, type GuardedEndpoint } from '../../granule/timeseries/size-guard.ts';
@@ -52,7 +51,6 @@ import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_
 
 const TAG = 'Time series';
 
-/** A step's granule search done ahead of its read (a backend may offer it; see `searchStep`). */
 /**
  * For each granule set, whether none of its granules is in another set: false for every set when
  * a set's granules are not known.
@@ -64,6 +62,7 @@ function setsAlone(sets: ReadonlyArray<readonly Granule[] | undefined>): boolean
   return sets.map((g) => g!.every((x) => count.get(x.id) === 1));
 }
 
+/** A step's granule search done ahead of its read (a backend may offer it; see `searchStep`). */
 export interface StepSearch {
   /** Identifies the granules found, in order: steps with equal keys read the same mosaic. */
   key: string;
@@ -199,13 +198,11 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
           const { step, found: f } = sets.get(key)!;
           const { granules, searchBounds } = f;
           if (remote !== undefined && granules !== undefined && searchBounds !== undefined) return remote(step, granules, await searchBounds(s), s, alone[i]!);
-          if (!alone[i]) return read(await f.open(s), s);
+          const readSet = async (): Promise<T> => read(await f.open(s), s);
           // no other set of the series reads these granules: the blocks this read decoded are
           // not read again by it, so their buffers go back to the pool for the next sets' blocks
           // (a fresh 128 KiB block buffer costs ~0.25 ms of page faults: BENCHMARKS.md)
-          const { value, keys: decoded } = await withDecodedKeys(async () => read(await f.open(s), s));
-          services.blockCache.drop(decoded);
-          return value;
+          return alone[i] === true ? services.blockCache.readDropping(readSet) : readSet();
         },
         { concurrency, signal },
       );

@@ -13,7 +13,6 @@ import type { Config } from '../../config.ts';
 import { serveTasks } from '../../granule/timeseries/thread-pool.ts';
 import { encodeSeriesFrame } from '../../raster/render/encode-gif.ts';
 import { sharedColormapPalette } from '../../raster/render/gif-colormap-frame.ts';
-import { withDecodedKeys } from '../../formats/tiff/block-cache.ts';
 import { BUFFER_POOL } from '../../util/buffer-pool.ts';
 import { LruCache } from '../../util/lru-cache.ts';
 import { ReadSet, runWithReadSet } from '../../util/read-set.ts';
@@ -96,13 +95,8 @@ async function serve(task: SeriesTask, signal: AbortSignal, backend?: Backend): 
   try {
     const shared = memoOf(task.series).shared;
     const work = () => runWithReadSet(reads, () => runWithBudget(budget, () => runWithSharedWork(() => run(task, signal, backend), shared)));
-    let r: Awaited<ReturnType<typeof work>>;
-    if (task.dropBlocks === true) {
-      // no other set of the series reads these granules: this read's blocks back to the pool (timeseries-routes.ts)
-      const { value, keys } = await withDecodedKeys(work);
-      services.blockCache.drop(keys);
-      r = value;
-    } else r = await work();
+    // no other set of the series reads these granules: this read's blocks back to the pool (timeseries-routes.ts)
+    const r = task.dropBlocks === true ? await services.blockCache.readDropping(work) : await work();
     const answer: TaskAnswer<unknown> = { value: r.value, reads: reads.deps(), ...(reads.uncacheable !== undefined ? { uncacheable: reads.uncacheable } : {}) };
     return { value: answer, ...(r.transfer ? { transfer: r.transfer } : {}) };
   } finally {
