@@ -28,23 +28,17 @@ export async function attributeType(ctx: FileContext, a: RawAttribute, signal?: 
   return a.sharedTypeAddress === null ? a.type : committedType(ctx, a.sharedTypeAddress, signal);
 }
 
-export function decodeAttribute(ctx: FileContext, a: RawAttribute, signal?: AbortSignal): Promise<AttrValue> {
-  if (a.sharedTypeAddress === null) {
-    try {
-      const now = decodeWithType(ctx, a, a.type, signal);
-      return now instanceof Promise ? now : Promise.resolve(now);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
+/**
+ * An attribute's value: synchronous when its datatype is its own (not a committed type) and not a
+ * variable-length string, so a file's tens of CF attributes decode without a promise each.
+ */
+export function decodeAttribute(ctx: FileContext, a: RawAttribute, signal?: AbortSignal): AttrValue | Promise<AttrValue> {
+  if (a.sharedTypeAddress === null) return decodeWithType(ctx, a, a.type, signal);
   return committedType(ctx, a.sharedTypeAddress, signal).then((dt) => decodeWithType(ctx, a, dt, signal));
 }
 
-/**
- * An attribute's value with its datatype known: synchronous except for variable-length strings
- * (global heap reads). A file's tens of CF attributes decode without a promise each.
- */
-export function decodeWithType(ctx: FileContext, a: RawAttribute, dt: Datatype, signal?: AbortSignal): AttrValue | Promise<AttrValue> {
+/** An attribute's value with its datatype known: synchronous except for variable-length strings (global heap reads). */
+function decodeWithType(ctx: FileContext, a: RawAttribute, dt: Datatype, signal?: AbortSignal): AttrValue | Promise<AttrValue> {
   const n = elementCount(a.space);
   if (a.space.dims === null || n === 0 || n > MAX_ELEMENTS || dt.size === 0) return a.space.dims === null ? null : [];
   if (a.data.length < n * dt.size) return null;

@@ -5,7 +5,7 @@
  */
 import { Errors, isRastileError } from '../../errors.ts';
 import type { ArrayGroup, AttrValue } from '../array/array-model.ts';
-import { decodeAttribute, decodeWithType } from './attr-values.ts';
+import { decodeAttribute } from './attr-values.ts';
 import { datasetInfo, isDataset } from './dataset-info.ts';
 import { denseAttributes, denseLinks, sortLinks } from './dense-storage.ts';
 import type { FileContext } from './file-context.ts';
@@ -109,14 +109,14 @@ const REFERENCE_ATTRS = new Set(['DIMENSION_LIST', 'REFERENCE_LIST']);
 
 async function decodeAll(ctx: FileContext, raw: RawAttribute[], signal?: AbortSignal): Promise<Record<string, AttrValue>> {
   const kept = raw.filter((a) => !REFERENCE_ATTRS.has(a.name));
-  // Most attributes decode synchronously (decodeWithType): promises only for the others.
+  // Most attributes decode synchronously (decodeAttribute): promises only for the others.
   let pending = false;
   const decoded = kept.map((a): AttrValue | Promise<AttrValue | null> => {
-    if (a.sharedTypeAddress !== null) return ((pending = true), decodeAttribute(ctx, a, signal).catch(skipUnsupported));
     try {
-      const v = decodeWithType(ctx, a, a.type, signal);
-      if (v instanceof Promise) pending = true;
-      return v instanceof Promise ? v.catch(skipUnsupported) : v;
+      const v = decodeAttribute(ctx, a, signal);
+      if (!(v instanceof Promise)) return v;
+      pending = true;
+      return v.catch(skipUnsupported);
     } catch (err) {
       return skipUnsupported(err);
     }
