@@ -117,7 +117,11 @@ export function warmSpatialAxes(): void {
   outputAxis(lon, false, true, 0.025);
 }
 
-/** One fetch() to a loopback listener of our own: loads the HTTP client and compiles its parser. */
+/**
+ * One fetch() to a loopback listener of our own: loads the HTTP client and compiles its parser for
+ * what still uses fetch (CMR searches, S3); http(s) range reads go through node:http
+ * (sources/node-http-get.ts), which the warm-up's array tiles exercise.
+ */
 export async function warmHttpClient(): Promise<void> {
   const server = await startWarmupRangeServer(new TextEncoder().encode('ok'), 'ok');
   try {
