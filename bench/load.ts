@@ -148,22 +148,30 @@ export function startScriptSettings(): { env: Record<string, string>; nodeArgs: 
 }
 
 /**
- * The server of the granule benches (mosaic, time series): this checkout from source, one worker,
- * private hosts allowed (the data host is on loopback), CMR at `cmrUrl`, the response cache off.
+ * The server of the granule benches (mosaic, time series): this checkout, one worker, private hosts
+ * allowed (the data host is on loopback), CMR at `cmrUrl`, the response cache off. From source
+ * (tsx) by default; with `dist: true` the build in dist/ with `npm start`'s node flags and malloc
+ * settings (the caller builds it first: `node scripts/build.js`), so no tsx start-up or disk-cache
+ * scan lands in the measured windows.
  */
-export async function startGranuleServer(port: number, cmrUrl: string, healthzTimeoutMs?: number): Promise<ChildProcess> {
+export async function startGranuleServer(port: number, cmrUrl: string, healthzTimeoutMs?: number, options: { dist?: boolean } = {}): Promise<ChildProcess> {
   const bin = path.join(import.meta.dirname, '..', 'bin', 'rastile.js');
-  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--allow-private-hosts'], {
+  const start = options.dist === true ? startScriptSettings() : { env: {}, nodeArgs: [] };
+  const fromSource: Record<string, string> = options.dist === true ? {} : { RASTILE_FROM_SOURCE: '1' };
+  const env: NodeJS.ProcessEnv = {
+    RASTILE_WORKERS: '1',
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    MALLOC_ARENA_MAX: '2',
+    ...start.env,
+    ...fromSource,
+    RASTILE_CMR_URL: cmrUrl,
+    ...RENDER_EVERY_TIME,
+  };
+  if (options.dist === true) delete env['RASTILE_FROM_SOURCE'];
+  const server = spawn(process.execPath, [...start.nodeArgs, bin, 'serve', '--port', String(port), '--allow-private-hosts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      RASTILE_WORKERS: '1',
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      MALLOC_ARENA_MAX: '2',
-      RASTILE_FROM_SOURCE: '1',
-      RASTILE_CMR_URL: cmrUrl,
-      ...RENDER_EVERY_TIME,
-    },
+    env,
   });
   try {
     await waitForHealthz(`http://127.0.0.1:${port}`, healthzTimeoutMs);

@@ -5,7 +5,8 @@
  * titiler-cmr's design: the same 30 single-step requests (POST /raster/statistics, GET
  * /raster/bbox/….png) made one by one over HTTP to our own server.
  *
- * Each measurement runs on a fresh server process (cold caches), first warmed up on a granule outside
+ * Each measurement runs on a fresh server process from dist/ (built by this script first, started
+ * with `npm start`'s node flags and malloc settings: no tsx in the server), cold caches, first warmed up on a granule outside
  * the series (one single-step statistics and PNG, one 3-step statistics series and GIF: code
  * compiled and JIT-warm, the measured granules untouched), then measured: wall
  * time, server CPU (utime+stime from /proc), data-host requests and byte ranges requested more
@@ -20,6 +21,7 @@
  * BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
  * servers only, as NODE_OPTIONS.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,6 +114,7 @@ function threadSplit(pid: number, before: ThreadTimes, after: ThreadTimes): stri
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
+  execFileSync(process.execPath, [path.join(here, '..', 'scripts', 'build.js')], { stdio: 'ignore' }); // the servers run dist/, as `npm start` does
   const doc = JSON.parse(readFileSync(path.join(dir, 'granules.json'), 'utf8')) as { collection: UmmItem; items: UmmItem[] };
   // ETags as real data hosts send them: a dataset opened once is reused (without validators every
   // use re-opens it: src/sources/open-source.ts).
@@ -188,7 +191,7 @@ async function main(): Promise<void> {
         // threads (if any) started with the server and warm before the warm-up below, as before
         // RASTILE_TIMESERIES_THREADS_COLD existed: the measured series is a warm server's
         process.env['RASTILE_TIMESERIES_THREADS_COLD'] ??= 'wait';
-        const server = await startGranuleServer(PORT, cmr.url, 120_000).finally(() => {
+        const server = await startGranuleServer(PORT, cmr.url, 120_000, { dist: true }).finally(() => {
           if (ownOptions === undefined) delete process.env['NODE_OPTIONS'];
           else process.env['NODE_OPTIONS'] = ownOptions;
         });
