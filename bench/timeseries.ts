@@ -17,11 +17,19 @@
  *   /usr/bin/python3 bench/make-timeseries-data.py      # once
  *   node --import tsx bench/timeseries.ts [passes=3]
  *
+ * RASTILE_TIMESERIES_THREADS is the server's (unset: the default, `0`). With threads (`auto`) the
+ * bench sets RASTILE_TIMESERIES_THREADS_COLD=wait unless given: the threads start and warm up with
+ * the server, so the measured series is a warm server's steady state, as the single requests are.
+ * The default mode (`inline`) would run the measured series on the calling thread, or on threads
+ * started a moment before, depending on timing; what that path costs (the threads' start, the
+ * first series on them, memory, a tile's latency meanwhile) is bench/timeseries-default.ts'.
+ *
  * BENCH_DATA_DELAY_MS=<ms> delays every data-host answer (a remote host's latency; default 0).
+ * BENCH_PERF=<file> records `perf record -g` of the server (every thread) during each measured run.
  * BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
  * servers only, as NODE_OPTIONS.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,6 +117,25 @@ function threadSplit(pid: number, before: ThreadTimes, after: ThreadTimes): stri
   const main = delta.find(([tid]) => tid === pid);
   const others = delta.filter(([tid]) => tid !== pid).map((d) => `${show(d)} ${threadNames.get(d[0]) ?? '?'}`);
   return `main ${show(main)}${others.length > 0 ? `, other threads ${others.join(' + ')}` : ''}`;
+}
+
+/**
+ * BENCH_PERF=<file>: `perf record -g` of the server process during each measured run (all its
+ * threads: V8's platform workers too, which --cpu-prof does not see), into <file>.<pid>.
+ */
+async function startPerf(pid: number): Promise<ChildProcess | undefined> {
+  const out = process.env['BENCH_PERF'];
+  if (out === undefined || out === '') return undefined;
+  const perf = spawn('perf', ['record', '-g', '-F', '2000', '-p', String(pid), '-o', `${out}.${pid}`], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500)); // attached to every thread
+  return perf;
+}
+
+async function stopPerf(perf: ChildProcess | undefined): Promise<void> {
+  if (perf === undefined) return;
+  const done = new Promise((r) => perf.once('exit', r));
+  perf.kill('SIGINT');
+  await done;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -207,6 +234,7 @@ async function main(): Promise<void> {
           const cpu0 = procCpuMs(server.pid!);
           const faults0 = minorFaults(server.pid!);
           const threads0 = threadCpuMs(server.pid!);
+          const perf = await startPerf(server.pid!);
           const bc0 = process.cpuUsage();
           const t0 = performance.now();
           const mono0 = process.hrtime.bigint() / 1000n;
@@ -215,6 +243,7 @@ async function main(): Promise<void> {
           // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
           if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
           const own = process.cpuUsage(bc0);
+          await stopPerf(perf);
           split.push(
             `wall ${wallMs.toFixed(0)}, ${threadSplit(server.pid!, threads0, threadCpuMs(server.pid!))}; minor page faults ${minorFaults(server.pid!) - faults0}; bench process (client, data host, CMR) ${((own.user + own.system) / 1000).toFixed(0)}`,
           );
