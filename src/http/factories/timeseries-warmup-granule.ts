@@ -113,8 +113,12 @@ export interface WarmupGranule {
   temporal: string;
 }
 
-/** The granule, its opener (own source and block cache) and where to read it. */
-export async function warmupGranule(maxBlockBytes: number, maxReadPixels: number): Promise<WarmupGranule> {
+/**
+ * The granule, its opener (own source and block cache) and where to read it; with `href`, the
+ * granule's asset is that URL instead (the same bytes served over loopback HTTP: see
+ * timeseries-worker.ts), which `openAsset` does not open.
+ */
+export async function warmupGranule(maxBlockBytes: number, maxReadPixels: number, href: string = HREF): Promise<WarmupGranule> {
   const source = memorySource(warmupGeoTiff());
   const sources = {
     open: (location: string) => (location === HREF ? Promise.resolve(source) : Promise.reject(Errors.sourceNotFound(location))),
@@ -132,7 +136,7 @@ export async function warmupGranule(maxBlockBytes: number, maxReadPixels: number
     footprint: polygon(footprint),
     bbox: footprint,
     cloudCover: null,
-    umm: { GranuleUR: 'RASTILE.WARMUP', RelatedUrls: [{ URL: HREF, Type: 'GET DATA' }] },
+    umm: { GranuleUR: 'RASTILE.WARMUP', RelatedUrls: [{ URL: href, Type: 'GET DATA' }] },
     meta: { 'concept-id': 'G0000000001-RASTILE' },
   };
   const bbox: Bounds = [15.02, 45.03, 15.17, 45.13];

@@ -20,6 +20,8 @@ import { RequestBudget, runWithBudget } from '../../util/request-budget.ts';
 import { runWithSharedWork, SharedWork } from '../../util/shared-work.ts';
 import { createServices } from '../services.ts';
 import { warmHttpClient } from '../warmup.ts';
+import { startWarmupRangeServer } from '../warmup-range-server.ts';
+import type { ManagedSourceOpener } from '../../sources/open-source.ts';
 import { parseParams } from '../validation/params.ts';
 import { WGS84 } from '../../geo/crs.ts';
 import { granuleArrayBackendParams } from './granule-array-params.ts';
@@ -28,7 +30,7 @@ import { granuleArrayOpeners, granuleRasterOpeners } from './granule-backend-ope
 import { CoverageMemo } from './feature-statistics.ts';
 import { colormapOf, postProcessFor } from './image-output.ts';
 import { isWarmupTask, type SeriesTask, type TaskAnswer, type ThreadFrame } from './timeseries-threads.ts';
-import { warmupGranule } from './timeseries-warmup-granule.ts';
+import { warmupGeoTiff, warmupGranule, type WarmupGranule } from './timeseries-warmup-granule.ts';
 import { frameStep, gifDefs, statisticsDefs, statisticsStep, type GifStepParams, type StatisticsStepParams } from './timeseries-step-work.ts';
 import type { ColorMap } from '../../raster/colormap/types.ts';
 
@@ -130,18 +132,55 @@ async function warmUp(signal: AbortSignal): Promise<number> {
     params: granuleRasterBackendParams,
     ...granuleRasterOpeners(services, w.openAsset),
   };
+  for (let round = 0; round < WARMUP_ROUNDS; round++) await warmupRound(w, backend, `warmup-${round}`, signal);
+  await warmUpOverHttp(signal);
+  return WARMUP_ROUNDS + HTTP_WARMUP_ROUNDS;
+}
+
+/** One warm-up round: a statistics task and a GIF-frame task over the granule `w`, as a new series (the frame's decoded blocks dropped after it with `dropBlocks`). */
+async function warmupRound(w: WarmupGranule, backend: Backend, series: string, signal: AbortSignal, dropBlocks = false): Promise<void> {
   const query = { collection_concept_id: w.collection, temporal: w.temporal, assets: '0' };
   const [minx, miny, maxx, maxy] = w.bbox.map(String);
   const base = { backend: 'raster' as const, granules: [w.granule], searchBounds: w.searchBounds };
-  for (let round = 0; round < WARMUP_ROUNDS; round++) {
-    const series = `warmup-${round}`;
-    await serve({ ...base, kind: 'statistics', series, raw: { query, path: {} }, feature: w.feature }, signal, backend);
-    const frame = { ...base, kind: 'frame' as const, series, sized: true, bounds: w.bbox, encodeAt: [256, 256] as [number, number] };
-    const path = { minx, miny, maxx, maxy, format: 'gif', width: '256', height: '256' };
-    await serve({ ...frame, raw: { query: { ...query, rescale: '2000,6000', colormap_name: 'viridis' }, path } }, signal, backend);
-    memos.delete(series);
+  await serve({ ...base, kind: 'statistics', series, raw: { query, path: {} }, feature: w.feature }, signal, backend);
+  const frame = { ...base, kind: 'frame' as const, series, sized: true, bounds: w.bbox, encodeAt: [256, 256] as [number, number], dropBlocks };
+  const path = { minx, miny, maxx, maxy, format: 'gif', width: '256', height: '256' };
+  await serve({ ...frame, raw: { query: { ...query, rescale: '2000,6000', colormap_name: 'viridis' }, path } }, signal, backend);
+  memos.delete(series);
+}
+
+/**
+ * Rounds over loopback HTTP after the in-memory ones: the same granule's bytes served by a listener
+ * of this thread's own, each round under a new name (a new dataset: opened, its header and blocks
+ * fetched), read through services of the warm-up's own (private hosts allowed, small caches)
+ * with the app's source stack. The in-memory rounds leave that stack (range requests, bodies,
+ * the source and dataset caches) uncompiled, and the thread's first real series compiled it:
+ * measured, a thread's first real 10-step GIF series cost ~120 ms more CPU than the calling
+ * thread's (BENCHMARKS.md, time series, tenth session).
+ */
+const HTTP_WARMUP_ROUNDS = 3;
+
+async function warmUpOverHttp(signal: AbortSignal): Promise<void> {
+  const own = createServices({
+    ...config,
+    sources: { ...config.sources, allowPrivateHosts: true, cacheBytes: 4 * 1024 * 1024 },
+    cache: { ...config.cache, decodedBytes: 16 * 1024 * 1024 },
+  });
+  const backend: Backend = { params: granuleRasterBackendParams, ...granuleRasterOpeners(own) };
+  const bytes = warmupGeoTiff();
+  try {
+    for (let round = 0; round < HTTP_WARMUP_ROUNDS; round++) {
+      const server = await startWarmupRangeServer(bytes, `warmup-${round}.tif`);
+      try {
+        const w = await warmupGranule(config.limits.maxBlockBytes, config.limits.maxReadPixels, server.url);
+        await warmupRound(w, backend, `warmup-http-${round}`, signal, true); // as a set no other set reads
+      } finally {
+        await server.close();
+      }
+    }
+  } finally {
+    await (own.sources as Partial<ManagedSourceOpener>).close?.();
   }
-  return WARMUP_ROUNDS;
 }
 
 serveTasks(async (raw, signal) => {
