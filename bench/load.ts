@@ -151,12 +151,17 @@ export function startScriptSettings(): { env: Record<string, string>; nodeArgs: 
  * The server of the granule benches (mosaic, time series): this checkout, one worker, private hosts
  * allowed (the data host is on loopback), CMR at `cmrUrl`, the response cache off. From source
  * (tsx) by default; with `dist: true` the build in dist/ with `npm start`'s node flags and malloc
- * settings (the caller builds it first: `node scripts/build.js`), so no tsx start-up or disk-cache
- * scan lands in the measured windows.
+ * settings (`startFlags: false`: node's defaults; the caller builds it first: `node scripts/build.js`),
+ * so no tsx start-up or disk-cache scan lands in the measured windows.
  */
-export async function startGranuleServer(port: number, cmrUrl: string, healthzTimeoutMs?: number, options: { dist?: boolean } = {}): Promise<ChildProcess> {
+export async function startGranuleServer(
+  port: number,
+  cmrUrl: string,
+  healthzTimeoutMs?: number,
+  options: { dist?: boolean; startFlags?: boolean } = {},
+): Promise<ChildProcess> {
   const bin = path.join(import.meta.dirname, '..', 'bin', 'rastile.js');
-  const start = options.dist === true ? startScriptSettings() : { env: {}, nodeArgs: [] };
+  const start = options.dist === true && options.startFlags !== false ? startScriptSettings() : { env: {}, nodeArgs: [] };
   const fromSource: Record<string, string> = options.dist === true ? {} : { RASTILE_FROM_SOURCE: '1' };
   const env: NodeJS.ProcessEnv = {
     RASTILE_WORKERS: '1',

@@ -25,6 +25,8 @@
  * first series on them, memory, a tile's latency meanwhile) is bench/timeseries-default.ts'.
  *
  * BENCH_DATA_DELAY_MS=<ms> delays every data-host answer (a remote host's latency; default 0).
+ * BENCH_START_FLAGS=0: the servers from dist/ with node's defaults instead of `npm start`'s flags and
+ * malloc settings (as the benches before the tenth session ran them, from source).
  * BENCH_PERF=<file> records `perf record -g` of the server (every thread) during each measured run.
  * BENCH_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/x`) is given to the
  * servers only, as NODE_OPTIONS.
@@ -218,7 +220,7 @@ async function main(): Promise<void> {
         // threads (if any) started with the server and warm before the warm-up below, as before
         // RASTILE_TIMESERIES_THREADS_COLD existed: the measured series is a warm server's
         process.env['RASTILE_TIMESERIES_THREADS_COLD'] ??= 'wait';
-        const server = await startGranuleServer(PORT, cmr.url, 120_000, { dist: true }).finally(() => {
+        const server = await startGranuleServer(PORT, cmr.url, 120_000, { dist: true, startFlags: process.env['BENCH_START_FLAGS'] !== '0' }).finally(() => {
           if (ownOptions === undefined) delete process.env['NODE_OPTIONS'];
           else process.env['NODE_OPTIONS'] = ownOptions;
         });
