@@ -72,6 +72,31 @@ describe('streamed reads over HTTP Range', () => {
     assert.equal(src.stats!.requests - requests, 2);
   });
 
+  it('a large streamed read collects the young generation once, before its body arrives; a small one does not', async () => {
+    const src = await opener().open(`${server.url}/big.bin`);
+    const g = globalThis as { gc?: unknown };
+    const saved = g.gc;
+    const events: string[] = [];
+    g.gc = (options?: { type?: string }) => events.push(`gc ${options?.type}`);
+    try {
+      await new Promise((r) => setTimeout(r, 25)); // past the collections' minimum interval
+      const sink = collector();
+      const write = sink.write.bind(sink);
+      sink.write = (piece) => {
+        if (!events.includes('piece')) events.push('piece');
+        write(piece);
+      };
+      await streamRead(src, 200_000, 1_500_000, sink);
+      assert.deepEqual(events, ['gc minor', 'piece']);
+      events.length = 0;
+      await new Promise((r) => setTimeout(r, 25));
+      await streamRead(src, 2_000_000, 100_000, sink);
+      assert.deepEqual(events, ['piece'], 'no collection for a small read');
+    } finally {
+      g.gc = saved;
+    }
+  });
+
   it('delivers a cached range from the cache, and the end of the object short', async () => {
     const src = await opener().open(`${server.url}/big.bin`);
     const requests = src.stats!.requests;
