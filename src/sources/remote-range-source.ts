@@ -7,6 +7,7 @@ import { sourceChanged } from './version.ts';
 import { countUpstreamBytes } from './upstream-metrics.ts';
 import { concat, type UpstreamResponse } from './upstream-response.ts';
 import { collectYoung } from '../util/release-memory.ts';
+import { openRequestBudgets } from '../util/request-budget.ts';
 
 /** Streamed reads from this size on collect the young generation while their request is out. */
 const COLLECT_WHILE_WAITING_BYTES = 1024 * 1024;
@@ -20,9 +21,11 @@ let lastCollect = -Infinity;
  * wait there. It frees the dead Buffers of earlier bodies (the file's head, metadata pages) so
  * that this body's ~30 per-piece copies of 64 KiB reuse their pages instead of faulting fresh
  * ones (~480 faults per 1.8 MB body on the bench VM, ~8–15 µs each, all on the body's critical
- * path), and no scavenge falls inside the body. ~1 ms; nothing without `--expose-gc`.
+ * path), and no scavenge falls inside the body. ~1 ms; nothing without `--expose-gc`. Only when
+ * this is the one request being served: with others open the wait is not idle.
  */
 function collectWhileWaiting(): void {
+  if (openRequestBudgets() > 1) return;
   const now = performance.now();
   if (now - lastCollect < COLLECT_INTERVAL_MS) return;
   lastCollect = now;

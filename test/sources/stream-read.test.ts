@@ -12,6 +12,7 @@ import { sourceOptionsFromEnv } from '../../src/sources/options.ts';
 import { markRetryable, RetryingSource } from '../../src/sources/retry.ts';
 import { createSourceStats, type ByteSink, type Source } from '../../src/sources/source.ts';
 import { streamRead } from '../../src/sources/stream-read.ts';
+import { RequestBudget } from '../../src/util/request-budget.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
 import { makeTempTree, patternBytes, type TempTree } from './fixture-files.ts';
 
@@ -92,6 +93,13 @@ describe('streamed reads over HTTP Range', () => {
       await new Promise((r) => setTimeout(r, 25));
       await streamRead(src, 2_000_000, 100_000, sink);
       assert.deepEqual(events, ['piece'], 'no collection for a small read');
+      // with other requests being served the wait is not idle: no collection
+      const budgets = [new RequestBudget(1 << 30), new RequestBudget(1 << 30)];
+      events.length = 0;
+      await new Promise((r) => setTimeout(r, 25));
+      await streamRead(src, 200_000, 1_500_000, sink);
+      for (const b of budgets) b.close();
+      assert.deepEqual(events, ['piece'], 'no collection while other requests are served');
     } finally {
       g.gc = saved;
     }
