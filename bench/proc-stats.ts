@@ -164,9 +164,18 @@ export function cpuPressureUs(): number {
   }
 }
 
-/** Per live thread of the tree (`pid/tid`): ms run and ms waited runnable for a core (schedstat), and minor faults. */
-export function threadSched(pids: number[]): Map<string, { runMs: number; waitMs: number; faults: number }> {
-  const out = new Map<string, { runMs: number; waitMs: number; faults: number }>();
+/** A thread's scheduler figures so far: ms run, ms waited runnable for a core, minor faults, moves between cores, preemptions. */
+export interface Sched {
+  runMs: number;
+  waitMs: number;
+  faults: number;
+  migrations: number;
+  preempted: number;
+}
+
+/** Per live thread of the tree (`pid/tid`): its `Sched` (schedstat, stat, and sched where the kernel has it, else 0). */
+export function threadSched(pids: number[]): Map<string, Sched> {
+  const out = new Map<string, Sched>();
   for (const pid of pids) {
     let tids: string[];
     try {
@@ -179,7 +188,20 @@ export function threadSched(pids: number[]): Map<string, { runMs: number; waitMs
         const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const faults = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
-        out.set(`${pid}/${tid}`, { runMs: run / 1e6, waitMs: wait / 1e6, faults });
+        let sched = '';
+        try {
+          sched = readFileSync(`/proc/${pid}/task/${tid}/sched`, 'utf8');
+        } catch {
+          // no CONFIG_SCHED_DEBUG
+        }
+        const field = (name: string): number => Number(new RegExp(`^${name}\\s*:\\s*(\\d+)`, 'm').exec(sched)?.[1] ?? 0);
+        out.set(`${pid}/${tid}`, {
+          runMs: run / 1e6,
+          waitMs: wait / 1e6,
+          faults,
+          migrations: field('se\\.nr_migrations'),
+          preempted: field('nr_involuntary_switches'),
+        });
       } catch {
         // gone
       }

@@ -56,10 +56,17 @@ export function schedDelta(
   before: ReturnType<typeof threadSched>,
   after: ReturnType<typeof threadSched>,
   loops: number,
-): { loopKeys: string[]; loopWaitMs: number; treeWaitMs: number; faults: number } {
+): { loopKeys: string[]; loopWaitMs: number; treeWaitMs: number; faults: number; loopMigrations: number; loopPreempted: number } {
   const d = [...after.entries()].map(([k, a]) => {
-    const b = before.get(k) ?? { runMs: 0, waitMs: 0, faults: 0 };
-    return { k, run: a.runMs - b.runMs, wait: a.waitMs - b.waitMs, faults: a.faults - b.faults };
+    const b = before.get(k) ?? { runMs: 0, waitMs: 0, faults: 0, migrations: 0, preempted: 0 };
+    return {
+      k,
+      run: a.runMs - b.runMs,
+      wait: a.waitMs - b.waitMs,
+      faults: a.faults - b.faults,
+      migrations: a.migrations - b.migrations,
+      preempted: a.preempted - b.preempted,
+    };
   });
   const top = [...d].sort((x, y) => y.run - x.run).slice(0, loops);
   return {
@@ -67,6 +74,8 @@ export function schedDelta(
     loopWaitMs: top.reduce((s, t) => s + t.wait, 0),
     treeWaitMs: d.reduce((s, t) => s + t.wait, 0),
     faults: d.reduce((s, t) => s + t.faults, 0),
+    loopMigrations: top.reduce((s, t) => s + t.migrations, 0),
+    loopPreempted: top.reduce((s, t) => s + t.preempted, 0),
   };
 }
 
@@ -83,7 +92,7 @@ export function printRuns(runs: Array<{ spec: string; round: number; r: Row }>):
   console.log('\nRun by run (not medians): the cores each run got, the machine around it, and what a tile cost:');
   console.log(
     '| round | workers | load | tiles/s | cores: tree / wrk / other processes / idle | steal cores | CPU waiting (PSI some) | ' +
-      'CPU ms/tile: tree / event loops | event loops: runqueue wait ms/tile, share of their run on core 0 | ' +
+      'CPU ms/tile: tree / event loops | event loops: runqueue wait ms/tile, share of their run on core 0, moves between cores and preemptions per 100 tiles | ' +
       'probe core 0 / core 1 (µs): compute, inflate 1 MiB, 1 MiB of faults | minor faults/tile | decodes/tile | full GCs/100 | GC ms/tile |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
@@ -91,7 +100,7 @@ export function printRuns(runs: Array<{ spec: string; round: number; r: Row }>):
   for (const { spec, round, r } of runs) {
     console.log(
       `| ${round + 1} | ${spec} | ${f(r.load, 1)} | ${f(r.tilesPerSec, 0)} | ${f(r.treeCores)} / ${f(r.wrkCores)} / ${f(r.othersCores)} / ${f(r.idleCores)} | ` +
-        `${f(r.stealCores)} | ${f(r.psiPct, 0)} % | ${f(r.cpuMsPerTile)} / ${f(r.mainMs)} | ${f(r.loopWaitMs)}, ${f(r.loopCore0 * 100, 0)} % | ` +
+        `${f(r.stealCores)} | ${f(r.psiPct, 0)} % | ${f(r.cpuMsPerTile)} / ${f(r.mainMs)} | ${f(r.loopWaitMs)}, ${f(r.loopCore0 * 100, 0)} %, ${f(r.loopMigrations, 0)}, ${f(r.loopPreempted, 0)} | ` +
         `${f(r.probe0Compute, 0)}, ${f(r.probe0Inflate, 0)}, ${f(r.probe0Fault, 0)} / ${f(r.probe1Compute, 0)}, ${f(r.probe1Inflate, 0)}, ${f(r.probe1Fault, 0)} | ` +
         `${f(r.faultsPerTile, 0)} | ${f(r.decodesPerTile)} | ${f(r.majorGcsPer100)} | ${f(r.gcMs)} |`,
     );

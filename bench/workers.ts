@@ -44,6 +44,7 @@
  *   node --import tsx bench/workers.ts [seconds=20] [connections=8] [workers=1,2] [rounds=1]
  *   node --import tsx bench/workers.ts 15 8 1,2,2s 3    # with the affinity bound, 3 interleaved rounds
  *   node --import tsx bench/workers.ts 15 8 1,2,2t 1    # 1 worker, 2 processes, 2 threads
+ *   BENCH_PIN=1 node --import tsx bench/workers.ts 15 8 1,2t 3   # + one worker held to each core (1p0, 1p1)
  *
  * The machine's load average is printed beside the figures: on a shared machine they move with it.
  */
@@ -280,6 +281,8 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
       treeWaitMs: sched.treeWaitMs / r.requests,
       loopCore0: placement.core0Share(sched.loopKeys),
       faultsPerTile: sched.faults / r.requests,
+      loopMigrations: (sched.loopMigrations * 100) / r.requests,
+      loopPreempted: (sched.loopPreempted * 100) / r.requests,
       probe0Compute: probe(0, 'computeUs'),
       probe0Inflate: probe(0, 'inflateUs'),
       probe0Fault: probe(0, 'faultUs'),
