@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runningCores, threadSched } from './proc-stats.ts';
+import { runningCores, threadSched, threadTimes } from './proc-stats.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -79,6 +79,24 @@ export function schedDelta(
   };
 }
 
+/**
+ * Holds worker i to core i (`taskset -p`): with threads (one process) the i-th busiest thread of the
+ * tree — the event loops after the warm-up — alone (libuv's pool and V8's helpers are the
+ * process's, shared); with processes every thread of worker process i (the supervisor stays free).
+ */
+export function holdEachWorker(pids: number[], threads: boolean, workers: number): void {
+  const cores = os.availableParallelism();
+  if (threads) {
+    const loops = [...threadTimes(pids).values()]
+      .filter((t) => t.tid !== t.pid && t.comm === 'node')
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, workers);
+    loops.forEach((t, i) => execFileSync('taskset', ['-p', '-c', String(i % cores), String(t.tid)], { stdio: 'ignore' }));
+  } else {
+    pids.slice(1).forEach((pid, i) => execFileSync('taskset', ['-a', '-p', '-c', String(i % cores), String(pid)], { stdio: 'ignore' }));
+  }
+}
+
 type Row = Record<string, number>;
 
 /** "1p0" → 1 worker, tree pinned to core 0 (wrk on the other core); otherwise null. */
@@ -87,20 +105,30 @@ export function pinnedCore(spec: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * The tree's CPU per tile in units of the probe's 1 MiB inflate on the cores its event loops ran
+ * on (weighted by their share of running samples on each): what a tile costs with the cores'
+ * speed of the moment taken out. Steady while the raw figure swings → the swing is the cores'.
+ */
+export function speedless(r: Row): number {
+  const w0 = Number.isFinite(r.loopCore0) ? r.loopCore0 : 0.5;
+  return r.cpuMsPerTile / ((w0 * r.probe0Inflate + (1 - w0) * r.probe1Inflate) / 1000);
+}
+
 /** Every run on its own line, in the order run: what moves a 1-worker figure shows beside it. */
 export function printRuns(runs: Array<{ spec: string; round: number; r: Row }>): void {
   console.log('\nRun by run (not medians): the cores each run got, the machine around it, and what a tile cost:');
   console.log(
     '| round | workers | load | tiles/s | cores: tree / wrk / other processes / idle | steal cores | CPU waiting (PSI some) | ' +
-      'CPU ms/tile: tree / event loops | event loops: runqueue wait ms/tile, share of their run on core 0, moves between cores and preemptions per 100 tiles | ' +
+      "CPU ms/tile: tree / event loops | tree CPU per tile ÷ the probe's inflate on the loops' cores | event loops: runqueue wait ms/tile, share of their run on core 0, moves between cores and preemptions per 100 tiles | " +
       'probe core 0 / core 1 (µs): compute, inflate 1 MiB, 1 MiB of faults | minor faults/tile | decodes/tile | full GCs/100 | GC ms/tile |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const f = (x: number, d = 2): string => (Number.isFinite(x) ? x.toFixed(d) : '—');
   for (const { spec, round, r } of runs) {
     console.log(
       `| ${round + 1} | ${spec} | ${f(r.load, 1)} | ${f(r.tilesPerSec, 0)} | ${f(r.treeCores)} / ${f(r.wrkCores)} / ${f(r.othersCores)} / ${f(r.idleCores)} | ` +
-        `${f(r.stealCores)} | ${f(r.psiPct, 0)} % | ${f(r.cpuMsPerTile)} / ${f(r.mainMs)} | ${f(r.loopWaitMs)}, ${f(r.loopCore0 * 100, 0)} %, ${f(r.loopMigrations, 0)}, ${f(r.loopPreempted, 0)} | ` +
+        `${f(r.stealCores)} | ${f(r.psiPct, 0)} % | ${f(r.cpuMsPerTile)} / ${f(r.mainMs)} | ${f(speedless(r))} | ${f(r.loopWaitMs)}, ${f(r.loopCore0 * 100, 0)} %, ${f(r.loopMigrations, 0)}, ${f(r.loopPreempted, 0)} | ` +
         `${f(r.probe0Compute, 0)}, ${f(r.probe0Inflate, 0)}, ${f(r.probe0Fault, 0)} / ${f(r.probe1Compute, 0)}, ${f(r.probe1Inflate, 0)}, ${f(r.probe1Fault, 0)} | ` +
         `${f(r.faultsPerTile, 0)} | ${f(r.decodesPerTile)} | ${f(r.majorGcsPer100)} | ${f(r.gcMs)} |`,
     );

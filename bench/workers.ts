@@ -55,7 +55,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
 import { cpuPressureUs, machineCpuMs, machineStealMs, splitCpu, threadSched, threadTimes, tree, treeCpuMs, treeMemory, type CpuSplit } from './proc-stats.ts';
-import { pinnedCore, Placement, printPerCore, printRuns, probeCores, schedDelta } from './workers-cores.ts';
+import { holdEachWorker, pinnedCore, Placement, printPerCore, printRuns, probeCores, schedDelta } from './workers-cores.ts';
 import { out, tileList, tileUrl } from './tile-urls.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -149,7 +149,8 @@ function splitByParent(file: string, n: number): string[] {
 async function run(spec: string, pathsFile: string): Promise<Record<string, number>> {
   const workers = Number.parseInt(spec, 10);
   const separate = spec.endsWith('s');
-  const threads = spec.endsWith('t');
+  const threads = /^\d+t/.test(spec);
+  const eachOnItsCore = spec.endsWith('x'); // "2x", "2tx": worker i (its process, or its thread's event loop) held to core i
   const pin = pinnedCore(spec); // the tree on this core, wrk on the other
   const wrkCore = pin === null ? null : 1 - pin;
   const start = startScriptSettings();
@@ -210,6 +211,7 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     }
     const probesBefore = probeCores();
     const pids = servers.flatMap((s) => tree(s.pid!));
+    if (eachOnItsCore) holdEachWorker(pids, threads, workers);
     const cpu0 = treeCpuMs(pids);
     const supervisor = workers > 1 && !separate && !threads ? servers[0].pid! : -1; // one process: it serves itself
     const servingThreads = threads && workers > 1 ? workers : 0; // threads: the main thread supervises
@@ -274,7 +276,7 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
       pssMb: peak.pss,
       onceMb: peak.once,
       errors: r.errors + r.non2xx,
-      pinned: pin ?? -1,
+      pinned: pin ?? (eachOnItsCore ? -2 : -1),
       stealCores: (steal1 - steal0) / wallMs,
       psiPct: ((psi1 - psi0) / 1000 / wallMs) * 100,
       loopWaitMs: sched.loopWaitMs / r.requests,
@@ -349,13 +351,15 @@ async function main(): Promise<void> {
   const label = (r: Record<string, number>): string =>
     r.pinned >= 0
       ? `${r.workers}, held to core ${r.pinned}`
-      : r.separate
-        ? `${r.workers} instances, affinity`
-        : r.threads
-          ? `${r.workers} threads`
-          : r.workers > 1
-            ? `${r.workers} processes`
-            : String(r.workers);
+      : r.pinned === -2
+        ? `${r.workers} ${r.threads ? 'threads, each event loop' : 'processes, each'} held to its own core`
+        : r.separate
+          ? `${r.workers} instances, affinity`
+          : r.threads
+            ? `${r.workers} threads`
+            : r.workers > 1
+              ? `${r.workers} processes`
+              : String(r.workers);
   console.log(
     `Workers benchmark ${new Date().toISOString().slice(0, 16)}Z: ${kept.length} tiles, wrk -t1 -c${connections} ${seconds} s, PNG, ` +
       `${rounds} round(s) interleaved (medians); load average (1 min) ${load0} before, ${load1} after; ${os.availableParallelism()} cores`,
