@@ -12,6 +12,7 @@ import { sourceOptionsFromEnv } from '../../src/sources/options.ts';
 import { markRetryable, RetryingSource } from '../../src/sources/retry.ts';
 import { createSourceStats, type ByteSink, type Source } from '../../src/sources/source.ts';
 import { streamRead } from '../../src/sources/stream-read.ts';
+import { RequestBudget } from '../../src/util/request-budget.ts';
 import { startRangeServer, type RangeServer } from '../helpers/http-range-server.ts';
 import { makeTempTree, patternBytes, type TempTree } from './fixture-files.ts';
 
@@ -70,6 +71,38 @@ describe('streamed reads over HTTP Range', () => {
     // not in the byte cache: the same range read again is another request
     assert.deepEqual(await src.fetch(100_000, 2_000_000), data.subarray(100_000, 2_100_000));
     assert.equal(src.stats!.requests - requests, 2);
+  });
+
+  it('a large streamed read collects the young generation once, before its body arrives; a small one does not', async () => {
+    const src = await opener().open(`${server.url}/big.bin`);
+    const g = globalThis as { gc?: unknown };
+    const saved = g.gc;
+    const events: string[] = [];
+    g.gc = (options?: { type?: string }) => events.push(`gc ${options?.type}`);
+    try {
+      await new Promise((r) => setTimeout(r, 25)); // past the collections' minimum interval
+      const sink = collector();
+      const write = sink.write.bind(sink);
+      sink.write = (piece) => {
+        if (!events.includes('piece')) events.push('piece');
+        write(piece);
+      };
+      await streamRead(src, 200_000, 1_500_000, sink);
+      assert.deepEqual(events, ['gc minor', 'piece']);
+      events.length = 0;
+      await new Promise((r) => setTimeout(r, 25));
+      await streamRead(src, 2_000_000, 100_000, sink);
+      assert.deepEqual(events, ['piece'], 'no collection for a small read');
+      // with other requests being served the wait is not idle: no collection
+      const budgets = [new RequestBudget(1 << 30), new RequestBudget(1 << 30)];
+      events.length = 0;
+      await new Promise((r) => setTimeout(r, 25));
+      await streamRead(src, 200_000, 1_500_000, sink);
+      for (const b of budgets) b.close();
+      assert.deepEqual(events, ['piece'], 'no collection while other requests are served');
+    } finally {
+      g.gc = saved;
+    }
   });
 
   it('delivers a cached range from the cache, and the end of the object short', async () => {
