@@ -137,3 +137,98 @@ export function machineCpuMs(): { busy: number; idle: number } {
   const busy = (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * tick;
   return { busy, idle };
 }
+
+/** Per core from /proc/stat: busy and idle ms so far (same columns as `machineCpuMs`), index = core number. */
+export function coreCpuMs(): Array<{ busy: number; idle: number }> {
+  const tick = 1000 / CLK_TCK;
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((l) => /^cpu\d+ /.test(l))
+    .map((l) => {
+      const f = l.split(/\s+/).slice(1).map(Number);
+      return { busy: (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * tick, idle: (f[3] + f[4]) * tick };
+    });
+}
+
+/** The machine's steal time so far, ms (/proc/stat's 8th column: the hypervisor ran someone else while a core had work; 0 where it is not reported). */
+export function machineStealMs(): number {
+  return Number(readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/)[8]) * (1000 / CLK_TCK);
+}
+
+/** PSI: µs so far during which at least one runnable task waited for a core (/proc/pressure/cpu "some total"); NaN without PSI. */
+export function cpuPressureUs(): number {
+  try {
+    return Number(/^some .*total=(\d+)/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+/** A thread's scheduler figures so far: ms run, ms waited runnable for a core, minor faults, moves between cores, preemptions. */
+export interface Sched {
+  runMs: number;
+  waitMs: number;
+  faults: number;
+  migrations: number;
+  preempted: number;
+}
+
+/** Per live thread of the tree (`pid/tid`): its `Sched` (schedstat, stat, and sched where the kernel has it, else 0). */
+export function threadSched(pids: number[]): Map<string, Sched> {
+  const out = new Map<string, Sched>();
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const faults = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+        let sched = '';
+        try {
+          sched = readFileSync(`/proc/${pid}/task/${tid}/sched`, 'utf8');
+        } catch {
+          // no CONFIG_SCHED_DEBUG
+        }
+        const field = (name: string): number => Number(new RegExp(`^${name}\\s*:\\s*(\\d+)`, 'm').exec(sched)?.[1] ?? 0);
+        out.set(`${pid}/${tid}`, {
+          runMs: run / 1e6,
+          waitMs: wait / 1e6,
+          faults,
+          migrations: field('se\\.nr_migrations'),
+          preempted: field('nr_involuntary_switches'),
+        });
+      } catch {
+        // gone
+      }
+    }
+  }
+  return out;
+}
+
+/** The core each running (state R) thread of the tree is on now, by `pid/tid` (/proc/…/stat's `processor`). */
+export function runningCores(pids: number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (f[0] === 'R') out.set(`${pid}/${tid}`, Number(f[36]));
+      } catch {
+        // gone
+      }
+    }
+  }
+  return out;
+}

@@ -32,10 +32,19 @@
  * spread unevenly over the workers show there).
  * Extra node flags for experiments: BENCH_NODE_ARGS (e.g. --single-threaded-gc).
  *
+ * Per core (bench/workers-cores.ts): around every run bench/cpu-probe.ts times a fixed piece of work
+ * on each core (this VM's cores are not equally fast, nor at every minute: the hypervisor's
+ * hidden steal is charged to whatever runs), and the run-by-run table prints, beside tiles/s, the
+ * cores the tree, wrk and other processes got, steal, CPU pressure (PSI), the event loops' wait
+ * for a core and the core they ran on, minor faults, decodes and GCs per tile. A worker count
+ * "1p<c>" holds one worker's whole tree to core c with `taskset` and wrk to the other core;
+ * BENCH_PIN=1 adds "1p0,1p1" and prints 2 workers ÷ 1 worker per core, with the ceilings.
+ *
  *   /usr/bin/python3 bench/make-bench-data.py      # once
  *   node --import tsx bench/workers.ts [seconds=20] [connections=8] [workers=1,2] [rounds=1]
  *   node --import tsx bench/workers.ts 15 8 1,2,2s 3    # with the affinity bound, 3 interleaved rounds
  *   node --import tsx bench/workers.ts 15 8 1,2,2t 1    # 1 worker, 2 processes, 2 threads
+ *   BENCH_PIN=1 node --import tsx bench/workers.ts 15 8 1,2t 3   # + one worker held to each core (1p0, 1p1)
  *
  * The machine's load average is printed beside the figures: on a shared machine they move with it.
  */
@@ -45,7 +54,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
-import { machineCpuMs, splitCpu, threadTimes, tree, treeCpuMs, treeMemory, type CpuSplit } from './proc-stats.ts';
+import { cpuPressureUs, machineCpuMs, machineStealMs, splitCpu, threadSched, threadTimes, tree, treeCpuMs, treeMemory, type CpuSplit } from './proc-stats.ts';
+import { holdEachWorker, pinnedCore, Placement, printPerCore, printRuns, probeCores, schedDelta } from './workers-cores.ts';
 import { out, tileList, tileUrl } from './tile-urls.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -54,6 +64,11 @@ const seconds = Number(process.argv[2] ?? 20);
 const connections = Number(process.argv[3] ?? 8);
 /** Worker counts; "Ns" = N separate instances with tile affinity, "Nt" = N worker threads (see `run`). */
 const workerCounts = (process.argv[4] ?? '1,2').split(',');
+/** BENCH_PIN=1: also one worker held to core 0 and to core 1 by taskset, wrk on the other core ("1p0", "1p1"; bench/workers-cores.ts). */
+if (process.env.BENCH_PIN === '1') {
+  const missing = ['1p0', '1p1'].filter((x) => !workerCounts.includes(x));
+  workerCounts.splice(workerCounts.includes('1') ? workerCounts.indexOf('1') + 1 : 0, 0, ...missing);
+}
 const rounds = Math.max(1, Number(process.argv[5] ?? 1));
 const PORT = Number(process.env.BENCH_PORT ?? 20000 + Math.floor(Math.random() * 20000));
 /** Extra node flags for the server (experiments), e.g. BENCH_NODE_ARGS='--v8-pool-size=1'. */
@@ -82,8 +97,9 @@ interface WrkResult {
 }
 
 /** wrk over the paths of `pathsFile` (bench/wrk-paths.lua cycles through them); runs beside us (async). */
-function wrk(durationS: number, pathsFile: string, server: string, conns: number): Promise<WrkResult & { cpuMs: number }> {
-  const child = spawn('wrk', ['-t1', `-c${conns}`, `-d${durationS}s`, '-s', path.join(here, 'wrk-paths.lua'), server], {
+function wrk(durationS: number, pathsFile: string, server: string, conns: number, core: number | null): Promise<WrkResult & { cpuMs: number }> {
+  const args = ['-t1', `-c${conns}`, `-d${durationS}s`, '-s', path.join(here, 'wrk-paths.lua'), server];
+  const child = spawn(core === null ? 'wrk' : 'taskset', core === null ? args : ['-c', String(core), 'wrk', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, WRK_PATHS: pathsFile },
   });
@@ -133,32 +149,41 @@ function splitByParent(file: string, n: number): string[] {
 async function run(spec: string, pathsFile: string): Promise<Record<string, number>> {
   const workers = Number.parseInt(spec, 10);
   const separate = spec.endsWith('s');
-  const threads = spec.endsWith('t');
+  const threads = /^\d+t/.test(spec);
+  const eachOnItsCore = spec.endsWith('x'); // "2x", "2tx": worker i (its process, or its thread's event loop) held to core i
+  const pin = pinnedCore(spec); // the tree on this core, wrk on the other
+  const wrkCore = pin === null ? null : 1 - pin;
   const start = startScriptSettings();
   const totalCacheMb = Number(process.env.RASTILE_BLOCK_CACHE_MB ?? 40);
   const bases = separate ? Array.from({ length: workers }, (_, i) => `http://127.0.0.1:${PORT + i}`) : [base];
+  const serverArgs = (b: string): string[] => [
+    ...start.nodeArgs,
+    ...extraNodeArgs,
+    path.join(root, 'bin', 'rastile.js'),
+    'serve',
+    '--port',
+    new URL(b).port,
+    '--local-roots',
+    out,
+  ];
   const servers = bases.map((b) =>
-    spawn(
-      process.execPath,
-      [...start.nodeArgs, ...extraNodeArgs, path.join(root, 'bin', 'rastile.js'), 'serve', '--port', new URL(b).port, '--local-roots', out],
-      {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          LOG_LEVEL: 'warn',
-          ...start.env,
-          ...process.env,
-          RASTILE_WORKERS: separate ? '1' : String(workers),
-          RASTILE_WORKER_MODE: threads ? 'threads' : 'processes',
-          ...(separate ? { RASTILE_BLOCK_CACHE_MB: String(Math.floor(totalCacheMb / workers)) } : {}),
-          ...RENDER_EVERY_TIME,
-        },
+    spawn(pin === null ? process.execPath : 'taskset', pin === null ? serverArgs(b) : ['-c', String(pin), process.execPath, ...serverArgs(b)], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        LOG_LEVEL: 'warn',
+        ...start.env,
+        ...process.env,
+        RASTILE_WORKERS: separate ? '1' : String(workers),
+        RASTILE_WORKER_MODE: threads ? 'threads' : 'processes',
+        ...(separate ? { RASTILE_BLOCK_CACHE_MB: String(Math.floor(totalCacheMb / workers)) } : {}),
+        ...RENDER_EVERY_TIME,
       },
-    ),
+    }),
   );
   const files = separate ? splitByParent(pathsFile, workers) : [pathsFile];
   const conns = separate ? Math.max(1, Math.round(connections / workers)) : connections;
   const wrkAll = async (durationS: number): Promise<WrkResult & { cpuMs: number }> => {
-    const rs = await Promise.all(bases.map((b, i) => wrk(durationS, files[i], b, conns)));
+    const rs = await Promise.all(bases.map((b, i) => wrk(durationS, files[i], b, conns, wrkCore)));
     const sum = (k: 'requests' | 'errors' | 'non2xx' | 'cpuMs'): number => rs.reduce((a, r) => a + r[k], 0);
     const max = (k: 'duration_us' | 'p50_us' | 'p99_us'): number => Math.max(...rs.map((r) => r[k]));
     return {
@@ -184,14 +209,18 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     for (let warmed = 0, t0 = Date.now(); warmed < 2 * listLength && Date.now() - t0 < 120_000;) {
       warmed += (await wrkAll(Math.max(3, Math.round(seconds / 4)))).requests;
     }
+    const probesBefore = probeCores();
     const pids = servers.flatMap((s) => tree(s.pid!));
+    if (eachOnItsCore) holdEachWorker(pids, threads, workers);
     const cpu0 = treeCpuMs(pids);
     const supervisor = workers > 1 && !separate && !threads ? servers[0].pid! : -1; // one process: it serves itself
     const servingThreads = threads && workers > 1 ? workers : 0; // threads: the main thread supervises
     const split0 = threadTimes(pids);
     const counters0 = await allCounters();
     const peak = { rss: 0, pss: 0, once: 0 };
+    const placement = new Placement();
     const sample = (): void => {
+      placement.sample(pids);
       const m = treeMemory(pids);
       peak.rss = Math.max(peak.rss, m.rss);
       peak.pss = Math.max(peak.pss, m.pss);
@@ -199,9 +228,9 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     };
     const sampler = setInterval(sample, 100);
     const load = os.loadavg()[0];
-    const machine0 = machineCpuMs();
+    const [machine0, steal0, psi0, sched0] = [machineCpuMs(), machineStealMs(), cpuPressureUs(), threadSched(pids)];
     const r = await wrkAll(seconds);
-    const machine1 = machineCpuMs();
+    const [machine1, steal1, psi1, sched1] = [machineCpuMs(), machineStealMs(), cpuPressureUs(), threadSched(pids)];
     clearInterval(sampler);
     sample();
     const cpu = treeCpuMs(pids) - cpu0;
@@ -210,6 +239,9 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     // Event loops' balance: the least busy loop's CPU ÷ the busiest's (1 = even; connections spread unevenly show here).
     const loopBalance = split.loops.length > 1 ? Math.min(...split.loops) / Math.max(...split.loops) : 1;
     const counters1 = await allCounters();
+    const sched = schedDelta(sched0, sched1, workers); // the busiest threads: the event loops
+    const probes = [probesBefore, probeCores()];
+    const probe = (core: number, k: 'computeUs' | 'inflateUs' | 'faultUs'): number => (probes[0][core][k] + probes[1][core][k]) / 2;
     const decoded = counters1.decodes - counters0.decodes;
     const ok = r.requests - r.non2xx;
     const wallMs = r.duration_us / 1000;
@@ -244,6 +276,21 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
       pssMb: peak.pss,
       onceMb: peak.once,
       errors: r.errors + r.non2xx,
+      pinned: pin ?? (eachOnItsCore ? -2 : -1),
+      stealCores: (steal1 - steal0) / wallMs,
+      psiPct: ((psi1 - psi0) / 1000 / wallMs) * 100,
+      loopWaitMs: sched.loopWaitMs / r.requests,
+      treeWaitMs: sched.treeWaitMs / r.requests,
+      loopCore0: placement.core0Share(sched.loopKeys),
+      faultsPerTile: sched.faults / r.requests,
+      loopMigrations: (sched.loopMigrations * 100) / r.requests,
+      loopPreempted: (sched.loopPreempted * 100) / r.requests,
+      probe0Compute: probe(0, 'computeUs'),
+      probe0Inflate: probe(0, 'inflateUs'),
+      probe0Fault: probe(0, 'faultUs'),
+      probe1Compute: probe(1, 'computeUs'),
+      probe1Inflate: probe(1, 'inflateUs'),
+      probe1Fault: probe(1, 'faultUs'),
     };
   } finally {
     for (const server of servers) {
@@ -281,7 +328,14 @@ async function main(): Promise<void> {
 
   const load0 = os.loadavg()[0].toFixed(1);
   const runs = new Map<string, Array<Record<string, number>>>(workerCounts.map((n) => [n, []]));
-  for (let round = 0; round < rounds; round++) for (const n of workerCounts) runs.get(n)!.push(await run(n, pathsFile));
+  const order: Array<{ spec: string; round: number; r: Record<string, number> }> = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const n of workerCounts) {
+      const r = await run(n, pathsFile);
+      runs.get(n)!.push(r);
+      order.push({ spec: n, round, r });
+    }
+  }
   const load1 = os.loadavg()[0].toFixed(1);
   const median = (xs: number[]): number => {
     const s = [...xs].sort((a, b) => a - b);
@@ -295,12 +349,22 @@ async function main(): Promise<void> {
   });
   const one = results[0];
   const label = (r: Record<string, number>): string =>
-    r.separate ? `${r.workers} instances, affinity` : r.threads ? `${r.workers} threads` : r.workers > 1 ? `${r.workers} processes` : String(r.workers);
+    r.pinned >= 0
+      ? `${r.workers}, held to core ${r.pinned}`
+      : r.pinned === -2
+        ? `${r.workers} ${r.threads ? 'threads, each event loop' : 'processes, each'} held to its own core`
+        : r.separate
+          ? `${r.workers} instances, affinity`
+          : r.threads
+            ? `${r.workers} threads`
+            : r.workers > 1
+              ? `${r.workers} processes`
+              : String(r.workers);
   console.log(
     `Workers benchmark ${new Date().toISOString().slice(0, 16)}Z: ${kept.length} tiles, wrk -t1 -c${connections} ${seconds} s, PNG, ` +
       `${rounds} round(s) interleaved (medians); load average (1 min) ${load0} before, ${load1} after; ${os.availableParallelism()} cores`,
   );
-  const knobs = ['BENCH_NODE_ARGS', 'UV_THREADPOOL_SIZE', 'RASTILE_BLOCK_CACHE_MB', 'RASTILE_V8_HEAP_GROWING_PERCENT'].filter(
+  const knobs = ['BENCH_PIN', 'BENCH_NODE_ARGS', 'UV_THREADPOOL_SIZE', 'RASTILE_BLOCK_CACHE_MB', 'RASTILE_V8_HEAP_GROWING_PERCENT'].filter(
     (k) => process.env[k] !== undefined,
   );
   if (knobs.length > 0) console.log(`Settings: ${knobs.map((k) => `${k}=${process.env[k]}`).join(' ')}`);
@@ -330,6 +394,9 @@ async function main(): Promise<void> {
         `${f('loopCores')} / ${f('idleCores')} / ${f('othersCores')} | ${f('loopBalance')} |`,
     );
   }
+  printRuns(order);
+  const two = workerCounts.find((n) => n === '2t') ?? workerCounts.find((n) => n.startsWith('2'));
+  if (workerCounts.includes('1p0') && two !== undefined) printPerCore(order, two);
 }
 
 await main();

@@ -14,7 +14,11 @@ import type { Config } from '../config.ts';
 import { decodeRun } from '../formats/array/decode-run.ts';
 import { outputAxis } from '../formats/array/spatial-axes.ts';
 import { warmupNetcdf } from '../formats/array/warmup-netcdf.ts';
+import type { GeoTransform } from '../geo/affine.ts';
+import { WGS84 } from '../geo/crs.ts';
+import { suggestedWarpOutput } from '../geo/suggested-warp.ts';
 import { getTileMatrixSet } from '../geo/tms.ts';
+import { BUFFER_POOL } from '../util/buffer-pool.ts';
 import { FAULTED_RESERVE } from '../util/faulted-reserve.ts';
 import { releaseImage } from '../raster/image-data.ts';
 import type { ManagedSourceOpener } from '../sources/open-source.ts';
@@ -85,6 +89,24 @@ async function warmArrayTiles(config: Config): Promise<void> {
 const FIRST_CHUNK_SLAB_BYTES = 4 * 1024 * 1024;
 
 /**
+ * The buffer pool's (util/buffer-pool.ts) 2 and 4 MiB classes, each with its first half faulted
+ * in: a new process's first window read takes its source slab and its decoded band from these
+ * classes (the bench's z4 tile: 1.1 MB of int16, 2.1 MB of float32) and wrote them into fresh
+ * pages, ~800 page faults inside that tile. A buffer of class 2^k only serves requests of more
+ * than 2^(k-1) bytes, so its first half is always written: those pages are never faulted for
+ * nothing. 3 MiB of RSS from start-up, which the first such tile would add anyway (the pool keeps
+ * its buffers); the rest of each buffer is faulted when a request writes it, as before.
+ */
+export function seedBufferPool(): void {
+  const buffers = [2, 4].map((mib) => {
+    const b = BUFFER_POOL.bytes(mib * 1024 * 1024);
+    b.fill(1, 0, b.length >> 1);
+    return b.buffer;
+  });
+  BUFFER_POOL.release(...buffers);
+}
+
+/**
  * The window decode's row loop (formats/array/decode-run.ts) made hot before the first request: the
  * warm-up tiles' 32 × 64 grid calls it on ~2 000 samples, too few for V8 to compile it, so a new
  * process's first tile ran it in the interpreter until it was compiled mid-tile. 64 rows of 512
@@ -97,7 +119,16 @@ export function warmWindowDecode(): void {
   const src = new Int16Array(n * rows);
   for (let i = 0; i < src.length; i++) src[i] = i % 7 === 0 ? -32768 : i & 0x7fff;
   const dst = new Float32Array(n * rows);
-  for (let r = 0; r < rows; r++) decodeRun(dst, r * n, src, r * n, 1, n, -32768, -32768, 0.01, 273.15);
+  // The missing values as real granules hand them over: a NetCDF attribute's integer value can
+  // arrive as a heap number (the bench's `_FillValue`, from dense attribute storage), the built-in
+  // file's as a small integer. Code compiled for small integers only was deoptimised ("not a Smi")
+  // by a new process's first tile and ran in the interpreter (~3 MB of boxed numbers) until
+  // compiled again; half the rows here pass each kind, so the compiled code takes both.
+  const boxed = Float64Array.of(-32768);
+  for (let r = 0; r < rows; r++) {
+    const m = r % 2 === 0 ? -32768 : boxed[0]!;
+    decodeRun(dst, r * n, src, r * n, 1, n, m, m, 0.01, 273.15);
+  }
 }
 
 /**
@@ -115,6 +146,24 @@ export function warmSpatialAxes(): void {
   outputAxis(up, true, false, 1);
   outputAxis(down, true, false, 1);
   outputAxis(lon, false, true, 0.025);
+}
+
+/**
+ * `suggestedWarpOutput` (geo/suggested-warp.ts: the native grid of a dataset in the tile matrix's
+ * CRS) of a global 0.03° grid into Web Mercator, so V8 compiles it before the first request. A new
+ * process's first tile ran it cold (~30–40 ms of CPU against ~5 warm, and ~10 MB of young garbage:
+ * 3–5 scavenges inside that tile); a new file on a known grid skips it (memoised per grid), so only
+ * a new process paid. Same path as a real global grid: ≥ 5 000 pixels a side (101 samples an edge,
+ * GDAL's most), and edges a few µ° past ±180° as float32 longitudes put them (GHRSST's, the
+ * bench's), whose wrap makes the edge bisections and single-point transforms that dominate. Nothing
+ * is kept: called directly, not through the grid reader's memo. ~40 ms of start-up CPU.
+ */
+export function warmNativeGrid(): void {
+  const width = 12000;
+  const height = 5671; // the ±85.06° band the reader hands over for a 4326 → 3857 grid
+  const west = -180.000003;
+  const gt: GeoTransform = [west, (180.000003 - west) / width, 0, 85.06, 0, -170.12 / height];
+  suggestedWarpOutput(WGS84, getTileMatrixSet('WebMercatorQuad').crs, width, height, gt);
 }
 
 /**
@@ -145,9 +194,11 @@ export async function warmUp(config: Config): Promise<Error | null> {
     await warmArrayTiles(config);
     warmWindowDecode();
     warmSpatialAxes();
+    warmNativeGrid();
     // The first chunk's decoded array: a new process has no pre-faulted buffer of its size yet
     // (util/faulted-reserve.ts makes one per size once a chunk was read), so give it a slab.
     FAULTED_RESERVE.seed(FIRST_CHUNK_SLAB_BYTES);
+    seedBufferPool();
     return null;
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));

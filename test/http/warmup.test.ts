@@ -8,7 +8,8 @@ import { it } from 'node:test';
 import { configFromEnv } from '../../src/cli/config-from-env.ts';
 import { warmupNetcdf } from '../../src/formats/array/warmup-netcdf.ts';
 import { openHdf5 } from '../../src/formats/hdf5/open-hdf5.ts';
-import { warmUp } from '../../src/http/warmup.ts';
+import { seedBufferPool, warmUp } from '../../src/http/warmup.ts';
+import { BUFFER_POOL } from '../../src/util/buffer-pool.ts';
 
 it('the warm-up renders its tile and fetches from its own listener', async () => {
   assert.equal(await warmUp(configFromEnv({}, {})), null);
@@ -23,4 +24,22 @@ it('the built-in file holds the variable the warm-up reads', async () => {
   assert.deepEqual(sst.dims, ['time', 'lat', 'lon']);
   assert.equal(sst.attrs['scale_factor'], 0.01);
   assert.equal(sst.attrs['_FillValue'], -32768);
+});
+
+it('seedBufferPool leaves a 2 MiB and a 4 MiB buffer in the pool, each with its first half written', () => {
+  seedBufferPool();
+  const before = BUFFER_POOL.allocations;
+  const small = BUFFER_POOL.bytes(1.5 * 1024 * 1024);
+  const large = BUFFER_POOL.bytes(3 * 1024 * 1024);
+  try {
+    assert.equal(BUFFER_POOL.allocations, before, 'both served by kept buffers');
+    assert.deepEqual([small.buffer.byteLength, large.buffer.byteLength], [2 * 1024 * 1024, 4 * 1024 * 1024]);
+    for (const b of [small, large]) {
+      const whole = new Uint8Array(b.buffer);
+      assert.equal(whole[0], 1);
+      assert.equal(whole[(whole.length >> 1) - 1], 1);
+    }
+  } finally {
+    BUFFER_POOL.release(small.buffer, large.buffer);
+  }
 });
