@@ -9,7 +9,7 @@
 import { Errors } from '../errors.ts';
 import { invertGeoTransform, type GeoTransform } from './affine.ts';
 import type { Crs } from './crs-type.ts';
-import { celestialBodyMismatch, getTransformer } from './transformer.ts';
+import { celestialBodyMismatch, getTransformer, type Transformer } from './transformer.ts';
 
 export interface SuggestedWarp {
   geoTransform: GeoTransform;
@@ -38,10 +38,19 @@ class PixelToDst {
     this.inv = invertGeoTransform(this.gt);
   }
 
-  /** In place; returns per-point success (NaN results count as failures). */
-  run(dstToSrc: boolean, xs: Float64Array, ys: Float64Array): Uint8Array {
+  /** Transformers of both directions, looked up once (`getTransformer` builds a key string per call). */
+  private toDst: Transformer | null = null;
+  private toSrc: Transformer | null = null;
+  /** `one`'s point, reused: the native grid's bisections call it thousands of times. */
+  private readonly x1 = new Float64Array(1);
+  private readonly y1 = new Float64Array(1);
+  /** The result of the last successful `one`. */
+  x = 0;
+  y = 0;
+
+  /** In place; failed points become NaN. */
+  private apply(dstToSrc: boolean, xs: Float64Array, ys: Float64Array): void {
     const n = xs.length;
-    const ok = new Uint8Array(n);
     if (!dstToSrc) {
       const g = this.gt;
       for (let i = 0; i < n; i++) {
@@ -53,9 +62,9 @@ class PixelToDst {
           ys[i] = g[3] + px * g[4] + py * g[5];
         }
       }
-      getTransformer(this.src, this.dst).forward(xs, ys);
+      (this.toDst ??= getTransformer(this.src, this.dst)).forward(xs, ys);
     } else {
-      getTransformer(this.dst, this.src).forward(xs, ys);
+      (this.toSrc ??= getTransformer(this.dst, this.src)).forward(xs, ys);
       const g = this.inv;
       for (let i = 0; i < n; i++) {
         const gx = xs[i]!;
@@ -67,14 +76,28 @@ class PixelToDst {
         }
       }
     }
+  }
+
+  /** In place; returns per-point success (NaN results count as failures). */
+  run(dstToSrc: boolean, xs: Float64Array, ys: Float64Array): Uint8Array {
+    this.apply(dstToSrc, xs, ys);
+    const n = xs.length;
+    const ok = new Uint8Array(n);
     for (let i = 0; i < n; i++) ok[i] = Number.isFinite(xs[i]!) && Number.isFinite(ys[i]!) ? 1 : 0;
     return ok;
   }
 
-  one(dstToSrc: boolean, x: number, y: number): [number, number] | null {
-    const xs = Float64Array.of(x);
-    const ys = Float64Array.of(y);
-    return this.run(dstToSrc, xs, ys)[0] ? [xs[0]!, ys[0]!] : null;
+  /** One point, without allocating: true and the result in `this.x`/`this.y`, or false when it fails. */
+  one(dstToSrc: boolean, x: number, y: number): boolean {
+    const xs = this.x1;
+    const ys = this.y1;
+    xs[0] = x;
+    ys[0] = y;
+    this.apply(dstToSrc, xs, ys);
+    if (!Number.isFinite(xs[0]!) || !Number.isFinite(ys[0]!)) return false;
+    this.x = xs[0]!;
+    this.y = ys[0]!;
+    return true;
   }
 }
 
@@ -243,20 +266,20 @@ export function suggestedWarpOutput(src: Crs, dst: Crs, width: number, height: n
       let iter = 0;
       while ((!validBefore || !validAfter || outBefore * outAfter < 0) && iter < 16) {
         const mid = (inBefore + inAfter) / 2;
-        const p = t.one(false, mid, (yi * H) / nSteps);
-        if (!p) {
+        if (!t.one(false, mid, (yi * H) / nSteps)) {
           if (!validBefore) inBefore = mid;
           else if (!validAfter) inAfter = mid;
           else break;
         } else {
-          add(p[0], p[1]);
-          if (!validBefore || outBefore * p[0] < 0) {
+          const px = t.x;
+          add(px, t.y);
+          if (!validBefore || outBefore * px < 0) {
             validAfter = true;
             inAfter = mid;
-            outAfter = p[0];
+            outAfter = px;
           } else {
             validBefore = true;
-            outBefore = p[0];
+            outBefore = px;
             inBefore = mid;
           }
         }
@@ -279,8 +302,7 @@ export function suggestedWarpOutput(src: Crs, dst: Crs, width: number, height: n
   let worldLongitudes = false;
   if (dst.isGeographic) {
     for (const lat of [90, -90]) {
-      const p = t.one(true, 0, lat);
-      if (p && p[0] >= 0 && p[0] <= W && p[1] >= 0 && p[1] <= H) {
+      if (t.one(true, 0, lat) && t.x >= 0 && t.x <= W && t.y >= 0 && t.y <= H) {
         worldLongitudes = true;
         minX = -180;
         maxX = 180;
@@ -358,8 +380,9 @@ function fixSignDiscontinuity(t: PixelToDst, xs: Float64Array, ys: Float64Array,
   if (sign !== 1 && sign !== -1) return;
   for (let i = 0; i < xs.length; i++) {
     if (!ok[i] || Math.abs(xs[i]! - sign * -180) >= 1e-8) continue;
-    const a = t.one(true, sign * -180, ys[i]!);
-    const b = t.one(true, sign * 180, ys[i]!);
-    if (a && b && Math.abs(a[0] - b[0]) < 1e-8 && Math.abs(a[1] - b[1]) < 1e-8) xs[i] = sign * 180;
+    if (!t.one(true, sign * -180, ys[i]!)) continue;
+    const ax = t.x;
+    const ay = t.y;
+    if (t.one(true, sign * 180, ys[i]!) && Math.abs(ax - t.x) < 1e-8 && Math.abs(ay - t.y) < 1e-8) xs[i] = sign * 180;
   }
 }
