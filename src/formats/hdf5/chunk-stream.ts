@@ -45,6 +45,13 @@ export class StreamedChunk implements ByteSink {
   /** Whether the pages of `out` are in (a reserved buffer, or prefault ran to the end). */
   private faulted: boolean;
   private closed = false;
+  /**
+   * Where `scatter` puts the next shuffled byte: element `inPlane` of plane `plane` (advanced by
+   * integer steps: `Math.floor(pos / n)` deoptimised the first chunk whose pieces ended mid-plane,
+   * "lost precision").
+   */
+  private plane = 0;
+  private inPlane = 0;
 
   constructor(
     private readonly chunkBytes: number,
@@ -86,6 +93,8 @@ export class StreamedChunk implements ByteSink {
   restart(): void {
     this.started = true;
     this.produced = 0;
+    this.plane = 0;
+    this.inPlane = 0;
     if (this.pieces !== null) this.pieces.length = 0;
     else this.inflater.restart();
   }
@@ -142,19 +151,23 @@ export class StreamedChunk implements ByteSink {
     const out = this.out;
     const size = this.shuffle;
     const n = this.planeLength;
-    const planes = n * size;
     let i = 0;
     while (i < m) {
-      const pos = this.produced + i;
-      if (pos >= planes) {
-        out.set(SCRATCH.subarray(i, m), pos); // leftover bytes are stored as is
+      const k = this.plane;
+      if (k >= size || n === 0) {
+        out.set(SCRATCH.subarray(i, m), this.produced + i); // leftover bytes are stored as is
         return;
       }
-      const k = Math.floor(pos / n);
-      const e = pos - k * n;
+      const e = this.inPlane;
       const run = Math.min(m - i, n - e);
       for (let t = i, end = i + run, j = e * size + k; t < end; t++, j += size) out[j] = SCRATCH[t]!;
       i += run;
+      // no branch: the warm-up's chunk inflates in one piece, so its runs always end a plane, and a
+      // statement only a real chunk's split runs reached would deoptimise it ("insufficient type feedback")
+      const next = e + run;
+      const wrap = next === n ? 1 : 0;
+      this.plane = k + wrap;
+      this.inPlane = next - wrap * n;
     }
   }
 

@@ -105,6 +105,7 @@ describe('StreamedChunk against unfilter', () => {
     [4, 200_000],
     [8, 200_000],
     [4, 200_003],
+    [4, 3],
   ] as const) {
     const raw = data.subarray(0, chunkBytes);
     const filters = size === 1 ? [spec(1, [4])] : [spec(2, [size]), spec(1, [4])];
