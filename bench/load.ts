@@ -140,8 +140,8 @@ export function startScriptSettings(): { env: Record<string, string>; nodeArgs: 
   const nodeArgs: string[] = [];
   let i = 0;
   for (; i < words.length && words[i] !== 'node'; i++) {
-    const [k, v] = words[i].split('=', 2);
-    if (v !== undefined) env[k] = v;
+    const eq = words[i].indexOf('='); // the value may hold '=' itself (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)
+    if (eq > 0) env[words[i].slice(0, eq)] = words[i].slice(eq + 1);
   }
   for (i++; i < words.length && words[i].startsWith('--'); i++) nodeArgs.push(words[i]);
   return { env, nodeArgs };
