@@ -67,10 +67,8 @@ interface ThreadTime {
   ms: number;
 }
 
-/** CPU ms so far of every live thread of the tree, by `pid/tid`. */
-export function threadTimes(pids: number[]): Map<string, ThreadTime> {
-  const times = new Map<string, ThreadTime>();
-  const tick = 1000 / CLK_TCK;
+/** Calls `visit` for every live thread of the tree with its /proc directory; threads (or processes) gone meanwhile are skipped. */
+function forEachThread(pids: number[], visit: (pid: number, tid: string, dir: string) => void): void {
   for (const pid of pids) {
     let tids: string[];
     try {
@@ -80,15 +78,24 @@ export function threadTimes(pids: number[]): Map<string, ThreadTime> {
     }
     for (const tid of tids) {
       try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        times.set(`${pid}/${tid}`, { pid, tid: Number(tid), comm, ms: (Number(f[11]) + Number(f[12])) * tick });
+        visit(pid, tid, `/proc/${pid}/task/${tid}`);
       } catch {
         // gone
       }
     }
   }
+}
+
+/** CPU ms so far of every live thread of the tree, by `pid/tid`. */
+export function threadTimes(pids: number[]): Map<string, ThreadTime> {
+  const times = new Map<string, ThreadTime>();
+  const tick = 1000 / CLK_TCK;
+  forEachThread(pids, (pid, tid, dir) => {
+    const stat = readFileSync(`${dir}/stat`, 'utf8');
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    times.set(`${pid}/${tid}`, { pid, tid: Number(tid), comm, ms: (Number(f[11]) + Number(f[12])) * tick });
+  });
   return times;
 }
 
@@ -176,59 +183,35 @@ export interface Sched {
 /** Per live thread of the tree (`pid/tid`): its `Sched` (schedstat, stat, and sched where the kernel has it, else 0). */
 export function threadSched(pids: number[]): Map<string, Sched> {
   const out = new Map<string, Sched>();
-  for (const pid of pids) {
-    let tids: string[];
+  forEachThread(pids, (pid, tid, dir) => {
+    const [run, wait] = readFileSync(`${dir}/schedstat`, 'utf8').split(' ').map(Number);
+    const stat = readFileSync(`${dir}/stat`, 'utf8');
+    const faults = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+    let sched = '';
     try {
-      tids = readdirSync(`/proc/${pid}/task`);
+      sched = readFileSync(`${dir}/sched`, 'utf8');
     } catch {
-      continue;
+      // no CONFIG_SCHED_DEBUG
     }
-    for (const tid of tids) {
-      try {
-        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const faults = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
-        let sched = '';
-        try {
-          sched = readFileSync(`/proc/${pid}/task/${tid}/sched`, 'utf8');
-        } catch {
-          // no CONFIG_SCHED_DEBUG
-        }
-        const field = (name: string): number => Number(new RegExp(`^${name}\\s*:\\s*(\\d+)`, 'm').exec(sched)?.[1] ?? 0);
-        out.set(`${pid}/${tid}`, {
-          runMs: run / 1e6,
-          waitMs: wait / 1e6,
-          faults,
-          migrations: field('se\\.nr_migrations'),
-          preempted: field('nr_involuntary_switches'),
-        });
-      } catch {
-        // gone
-      }
-    }
-  }
+    const field = (name: string): number => Number(new RegExp(`^${name}\\s*:\\s*(\\d+)`, 'm').exec(sched)?.[1] ?? 0);
+    out.set(`${pid}/${tid}`, {
+      runMs: run / 1e6,
+      waitMs: wait / 1e6,
+      faults,
+      migrations: field('se\\.nr_migrations'),
+      preempted: field('nr_involuntary_switches'),
+    });
+  });
   return out;
 }
 
 /** The core each running (state R) thread of the tree is on now, by `pid/tid` (/proc/…/stat's `processor`). */
 export function runningCores(pids: number[]): Map<string, number> {
   const out = new Map<string, number>();
-  for (const pid of pids) {
-    let tids: string[];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (f[0] === 'R') out.set(`${pid}/${tid}`, Number(f[36]));
-      } catch {
-        // gone
-      }
-    }
-  }
+  forEachThread(pids, (pid, tid, dir) => {
+    const stat = readFileSync(`${dir}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (f[0] === 'R') out.set(`${pid}/${tid}`, Number(f[36]));
+  });
   return out;
 }
