@@ -6,31 +6,14 @@ import type { ByteSink, Source, SourceStats } from './source.ts';
 import { sourceChanged } from './version.ts';
 import { countUpstreamBytes } from './upstream-metrics.ts';
 import { concat, type UpstreamResponse } from './upstream-response.ts';
-import { collectYoung } from '../util/release-memory.ts';
-import { openRequestBudgets } from '../util/request-budget.ts';
-
-/** Streamed reads from this size on collect the young generation while their request is out. */
-const COLLECT_WHILE_WAITING_BYTES = 1024 * 1024;
-/** At most one such collection per this many ms (concurrent or back-to-back reads share one). */
-const COLLECT_INTERVAL_MS = 20;
-let lastCollect = -Infinity;
+import { collectYoungWhileWaiting } from '../util/release-memory.ts';
 
 /**
- * One young-generation collection in the round trip of a large streamed read, once its request is
- * written (a setImmediate runs after the request's nextTick write): the event loop would only
- * wait there. It frees the dead Buffers of earlier bodies (the file's head, metadata pages) so
- * that this body's ~30 per-piece copies of 64 KiB reuse their pages instead of faulting fresh
- * ones (~480 faults per 1.8 MB body on the bench VM, ~8–15 µs each, all on the body's critical
- * path), and no scavenge falls inside the body. ~1 ms; nothing without `--expose-gc`. Only when
- * this is the one request being served: with others open the wait is not idle.
+ * Streamed reads from this size on collect the young generation while their request is out: the
+ * dead Buffers of earlier bodies go back to malloc, so this body's per-piece copies reuse their
+ * pages (util/release-memory.ts).
  */
-function collectWhileWaiting(): void {
-  if (openRequestBudgets() > 1) return;
-  const now = performance.now();
-  if (now - lastCollect < COLLECT_INTERVAL_MS) return;
-  lastCollect = now;
-  setImmediate(collectYoung);
-}
+const COLLECT_WHILE_WAITING_BYTES = 1024 * 1024;
 
 /** How one kind of remote store sends a (range) GET: plain HTTP or signed S3. */
 export interface RangeTransport {
@@ -121,7 +104,7 @@ export class RemoteRangeSource implements Source {
    * `fetch` reads it and delivered as one piece.
    */
   async stream(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number> {
-    if (length >= COLLECT_WHILE_WAITING_BYTES) collectWhileWaiting();
+    if (length >= COLLECT_WHILE_WAITING_BYTES) collectYoungWhileWaiting();
     const sent = await this.send(offset, length, signal);
     if (sent === null) {
       sink.restart();
