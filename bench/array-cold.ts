@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { startRangeServer } from '../test/helpers/http-range-server.ts';
-import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, threadCpuMs, waitForHealthz, type ThreadCpu } from './load.ts';
+import { procCpuMs, RENDER_EVERY_TIME, rssMb, startScriptSettings, threadCpuMs, waitForHealthz, type ThreadCpu } from './load.ts';
 
 const rounds = Number(process.argv[2] ?? 4);
 const delayMs = Number(process.argv[3] ?? 20);
@@ -41,7 +41,6 @@ interface Round {
   cold: Cold[];
 }
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const minus = (a: ThreadCpu, b: ThreadCpu): ThreadCpu => ({ main: a.main - b.main, pool: a.pool - b.pool, v8: a.v8 - b.v8, other: a.other - b.other });
 
 async function coldTiles(checkout: string, dataUrl: string): Promise<Round> {

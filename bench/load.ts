@@ -50,13 +50,19 @@ export function minorFaults(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[7]);
 }
 
-/** Peak resident set (VmHWM) of `pid`, in MiB. */
-export function peakRssMb(pid: number): number {
+/** A kB field of `/proc/<pid>/status` (VmRSS, VmHWM…), in MiB. */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
-    .find((l) => l.startsWith('VmHWM'))!;
+    .find((l) => l.startsWith(`${field}:`))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
+
+/** Peak resident set (VmHWM) of `pid`, in MiB. */
+export const peakRssMb = (pid: number): number => statusMb(pid, 'VmHWM');
+
+/** Resident set now (VmRSS) of `pid`, in MiB. */
+export const rssMb = (pid: number): number => statusMb(pid, 'VmRSS');
 
 /** Fetches every URL of `queue` with `connections` concurrent loops; returns wall ms and sorted latencies. */
 export async function runLoad(queue: readonly string[], connections: number): Promise<{ wallMs: number; latencies: number[] }> {
@@ -161,19 +167,19 @@ export async function startGranuleServer(
   options: { dist?: boolean; startFlags?: boolean } = {},
 ): Promise<ChildProcess> {
   const bin = path.join(import.meta.dirname, '..', 'bin', 'rastile.js');
-  const start = options.dist === true && options.startFlags !== false ? startScriptSettings() : { env: {}, nodeArgs: [] };
-  const fromSource: Record<string, string> = options.dist === true ? {} : { RASTILE_FROM_SOURCE: '1' };
+  const dist = options.dist === true;
+  const start = dist && options.startFlags !== false ? startScriptSettings() : { env: {}, nodeArgs: [] };
   const env: NodeJS.ProcessEnv = {
     RASTILE_WORKERS: '1',
     ...process.env,
     LOG_LEVEL: 'warn',
     MALLOC_ARENA_MAX: '2',
     ...start.env,
-    ...fromSource,
     RASTILE_CMR_URL: cmrUrl,
     ...RENDER_EVERY_TIME,
   };
-  if (options.dist === true) delete env['RASTILE_FROM_SOURCE'];
+  if (dist) delete env['RASTILE_FROM_SOURCE'];
+  else env['RASTILE_FROM_SOURCE'] = '1';
   const server = spawn(process.execPath, [...start.nodeArgs, bin, 'serve', '--port', String(port), '--allow-private-hosts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env,

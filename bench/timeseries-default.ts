@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCmrStandin, type UmmItem } from '../test/helpers/cmr-standin.ts';
 import { startRangeServer } from '../test/helpers/http-range-server.ts';
-import { procCpuMs, startGranuleServer, stopServer } from './load.ts';
+import { procCpuMs, rssMb, startGranuleServer, stopServer } from './load.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = path.join(here, 'out', 'timeseries');
@@ -32,13 +32,6 @@ const PORT = 20000 + Math.floor(Math.random() * 20000);
 const IDLE_S = 20;
 const BOX = '15.05,44.93,15.3,45.1';
 
-const rssMb = (pid: number): number =>
-  Number(
-    readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS'))!
-      .split(/\s+/)[1],
-  ) / 1024;
 const threadsOf = (pid: number): number => Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -17,12 +17,20 @@ export interface Probe {
   faultUs: number;
 }
 
-/** bench/cpu-probe.ts once on each core (its fixed work's CPU cost there now), with `npm start`'s malloc setting. */
+/** `command args`, or with a core, the same held to that core by `taskset`: the command and arguments to spawn. */
+export function onCore(core: number | null, command: string, args: string[]): [string, string[]] {
+  return core === null ? [command, args] : ['taskset', ['-c', String(core), command, ...args]];
+}
+
+/**
+ * bench/cpu-probe.ts once on each core (its fixed work's CPU cost there now), with 4 KiB pages
+ * (the mmap threshold of `npm start`, not its huge pages: the fault probe counts 4 KiB faults, as
+ * in every recorded run).
+ */
 export function probeCores(): Probe[] {
+  const env = { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' };
   return Array.from({ length: os.availableParallelism() }, (_, core) => {
-    const text = execFileSync('taskset', ['-c', String(core), process.execPath, path.join(here, 'cpu-probe.ts')], {
-      env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' },
-    }).toString();
+    const text = execFileSync(...onCore(core, process.execPath, [path.join(here, 'cpu-probe.ts')]), { env }).toString();
     return JSON.parse(text) as Probe;
   });
 }

@@ -55,7 +55,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { procCpuMs, RENDER_EVERY_TIME, startScriptSettings, waitForHealthz } from './load.ts';
 import { cpuPressureUs, machineCpuMs, machineStealMs, splitCpu, threadSched, threadTimes, tree, treeCpuMs, treeMemory, type CpuSplit } from './proc-stats.ts';
-import { holdEachWorker, pinnedCore, Placement, printPerCore, printRuns, probeCores, schedDelta } from './workers-cores.ts';
+import { holdEachWorker, onCore, pinnedCore, Placement, printPerCore, printRuns, probeCores, schedDelta } from './workers-cores.ts';
 import { out, tileList, tileUrl } from './tile-urls.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -99,7 +99,7 @@ interface WrkResult {
 /** wrk over the paths of `pathsFile` (bench/wrk-paths.lua cycles through them); runs beside us (async). */
 function wrk(durationS: number, pathsFile: string, server: string, conns: number, core: number | null): Promise<WrkResult & { cpuMs: number }> {
   const args = ['-t1', `-c${conns}`, `-d${durationS}s`, '-s', path.join(here, 'wrk-paths.lua'), server];
-  const child = spawn(core === null ? 'wrk' : 'taskset', core === null ? args : ['-c', String(core), 'wrk', ...args], {
+  const child = spawn(...onCore(core, 'wrk', args), {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, WRK_PATHS: pathsFile },
   });
@@ -167,7 +167,7 @@ async function run(spec: string, pathsFile: string): Promise<Record<string, numb
     out,
   ];
   const servers = bases.map((b) =>
-    spawn(pin === null ? process.execPath : 'taskset', pin === null ? serverArgs(b) : ['-c', String(pin), process.execPath, ...serverArgs(b)], {
+    spawn(...onCore(pin, process.execPath, serverArgs(b)), {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
         LOG_LEVEL: 'warn',
