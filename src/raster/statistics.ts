@@ -49,8 +49,25 @@ export interface StatisticsOptions {
   histogramBins?: HistogramBins;
   /** numpy.histogram `range`. */
   histogramRange?: readonly [number, number];
-  /** Per-pixel weights in [0, 1] (POST statistics coverage fractions). Default: all ones. */
+  /**
+   * Per-pixel weights in [0, 1] (POST statistics coverage fractions). Default: all ones. Not
+   * written once given here: its count of non-zero weights is kept per array (`coveredPixels`).
+   */
   coverage?: Float32Array | Float64Array;
+}
+
+/** Non-zero weights of each coverage array seen: a time series gives every step one shared array (CoverageMemo). */
+const coveredCounts = new WeakMap<Float32Array | Float64Array, number>();
+
+/** Pixels of `coverage` with a non-zero weight, counted once per array. */
+function coveredPixels(coverage: Float32Array | Float64Array): number {
+  let n = coveredCounts.get(coverage);
+  if (n === undefined) {
+    n = 0;
+    for (let i = 0; i < coverage.length; i++) if (coverage[i] !== 0) n++;
+    coveredCounts.set(coverage, n);
+  }
+  return n;
 }
 
 /**
@@ -65,11 +82,7 @@ export function bandStatistics(values: TypedArray, mask: Uint8Array, options: St
   const dtype = dtypeOf(values);
   const percentiles = options.percentiles && options.percentiles.length > 0 ? options.percentiles : [2, 98];
   const validPercentOf = (validPixels: number): number => {
-    let coveragePixels = npix;
-    if (coverage) {
-      coveragePixels = 0;
-      for (let i = 0; i < npix; i++) if (coverage[i] !== 0) coveragePixels++;
-    }
+    const coveragePixels = coverage ? coveredPixels(coverage) : npix;
     return coveragePixels === 0 ? 0 : pyRound(Math.min(validPixels / coveragePixels, 1) * 100, 2);
   };
 

@@ -97,12 +97,41 @@ export class CoalescingSource implements Source {
       return;
     }
     this.stats.coalescedReads += group.length;
-    const work = new SharedWork((s) => this.inner.fetch(start, end - start, s));
-    for (const read of group) {
-      work.join(read.signal, this.url).then((bytes) => {
-        const from = Math.min(read.offset - start, bytes.length);
-        read.resolve(bytes.slice(from, Math.min(bytes.length, from + read.length)));
-      }, read.reject);
+    const work = new SharedWork((s) => this.scatter(group, start, end, s));
+    for (let i = 0; i < group.length; i++) {
+      const read = group[i]!;
+      work.join(read.signal, this.url).then((parts) => read.resolve(parts[i]!), read.reject);
     }
+  }
+
+  /**
+   * One inner read of [start, end) streamed straight into an array of each read's own (in `group`'s
+   * order): no array of the merged range is made and copied from, one copy of the bytes instead of
+   * two. An array is cut short where the object ends.
+   */
+  private async scatter(group: readonly PendingRead[], start: number, end: number, signal: AbortSignal): Promise<Uint8Array[]> {
+    const parts = group.map((r) => new Uint8Array(r.length));
+    let at = start; // object offset of the next piece
+    const sink: ByteSink = {
+      restart() {
+        at = start;
+      },
+      write(piece) {
+        const pieceEnd = at + piece.length;
+        for (let i = 0; i < group.length; i++) {
+          const { offset, length } = group[i]!;
+          const from = Math.max(offset, at);
+          const to = Math.min(offset + length, pieceEnd);
+          if (from < to) parts[i]!.set(piece.subarray(from - at, to - at), from - offset);
+        }
+        at = pieceEnd;
+      },
+    };
+    const n = await streamRead(this.inner, start, end - start, sink, signal);
+    const last = start + n;
+    return parts.map((p, i) => {
+      const offset = group[i]!.offset;
+      return offset + p.length <= last ? p : p.slice(0, Math.max(0, last - offset));
+    });
   }
 }

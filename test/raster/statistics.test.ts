@@ -96,6 +96,14 @@ test('pinned example: masked pixels and zero coverage in valid_percent', () => {
   assert.equal(s.count, 1.5);
 });
 
+test('one coverage array shared by several calls (a series step each) gives each its own valid_percent', () => {
+  const coverage = new Float32Array([0, 0.5, 0.75, 1]); // 3 covered pixels, counted once for the array
+  const a = bandStatistics(new Uint8Array([0, 1, 0, 5]), new Uint8Array([0, 255, 0, 255]), { coverage });
+  const b = bandStatistics(new Uint16Array([7, 1, 2, 5]), new Uint8Array([255, 255, 255, 255]), { coverage });
+  assert.equal(a.valid_percent, 66.67);
+  assert.equal(b.valid_percent, 100);
+});
+
 test('fully masked 256x256 uint8: count 0, sum 0, the rest NaN', () => {
   const n = 256 * 256;
   const s = bandStatistics(new Uint8Array(n), new Uint8Array(n), {});

@@ -95,6 +95,38 @@ describe('coalescing', () => {
     assert.deepEqual(await b, data.subarray(100, 200));
     assert.equal(inner.calls, 1);
   });
+
+  it('streams a merged read into one array per reader: small pieces, a restarted attempt, overlaps, the end of the object', async () => {
+    const size = 50_000;
+    const inner: Source & { streams: number } = {
+      url: 'mem://x',
+      streams: 0,
+      fetch: () => Promise.reject(new Error('a merged read streams')),
+      stream(offset, length, sink) {
+        this.streams++;
+        const end = Math.min(offset + length, size);
+        sink.restart();
+        sink.write(new Uint8Array(1000).fill(0xee)); // a failed attempt's garbage, then a retry starts over
+        sink.restart();
+        for (let at = offset; at < end; at += 777) sink.write(data.subarray(at, Math.min(at + 777, end)));
+        return Promise.resolve(end - offset);
+      },
+    };
+    const co = new CoalescingSource(inner, { maxGapBytes: 32_768, maxMergedBytes: 1 << 22 }, createSourceStats());
+    const reads: Array<[number, number]> = [
+      [10_000, 5_000],
+      [12_000, 6_000], // overlaps the first
+      [20_000, 1],
+      [48_000, 5_000], // past the end of the object: cut short
+    ];
+    const got = await Promise.all(reads.map(([o, l]) => co.fetch(o, l)));
+    assert.equal(inner.streams, 1);
+    reads.forEach(([o, l], i) => {
+      assert.deepEqual(got[i], data.subarray(o, Math.min(o + l, size)));
+      assert.equal(got[i]!.byteOffset, 0);
+      assert.equal(got[i]!.buffer.byteLength, got[i]!.length); // owns its buffer
+    });
+  });
 });
 
 describe('byte cache', () => {
