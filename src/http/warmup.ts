@@ -11,8 +11,10 @@
  * RASTILE_WARMUP=0 skips it (see serve.ts).
  */
 import type { Config } from '../config.ts';
+import { deflateSync } from 'node:zlib';
 import { decodeRun } from '../formats/array/decode-run.ts';
 import { outputAxis } from '../formats/array/spatial-axes.ts';
+import { StreamedChunk } from '../formats/hdf5/chunk-stream.ts';
 import { warmupNetcdf } from '../formats/array/warmup-netcdf.ts';
 import type { GeoTransform } from '../geo/affine.ts';
 import { WGS84 } from '../geo/crs.ts';
@@ -132,6 +134,37 @@ export function warmWindowDecode(): void {
 }
 
 /**
+ * The streamed chunk decode (formats/hdf5/chunk-stream.ts: inflate each body piece, unshuffle it
+ * into the chunk) made hot before the first request: the warm-up file's 4 KB chunk inflates in one
+ * piece, so `scatter` was compiled (on-stack replacement, then whole) inside a new process's first
+ * real chunk. Four 128 KiB int16 chunks, shuffled and deflated here, fed in 16 000-byte pieces as
+ * an HTTP body arrives — under the 256 KiB from which chunks take util/faulted-reserve.ts'
+ * buffers, so the reserve and its start-up slab are left alone.
+ */
+export function warmChunkStream(): void {
+  const elements = 64 * 1024;
+  const bytes = new Uint8Array(elements * 2);
+  for (let i = 0; i < elements; i++) {
+    const v = (i * 7 + (i >> 9)) & 0xffff; // shuffled into planes: low bytes, then high bytes
+    bytes[i] = v & 0xff;
+    bytes[elements + i] = v >> 8;
+  }
+  const stored = deflateSync(bytes);
+  const piece = 16000;
+  for (let c = 0; c < 4; c++) {
+    const chunk = new StreamedChunk(bytes.length, 2, 'warm-up chunk');
+    try {
+      chunk.restart();
+      for (let at = 0; at < stored.length; at += piece) chunk.write(stored.subarray(at, at + piece));
+      const out = chunk.finish();
+      if (out[2] !== 7 || out[3] !== 0) throw new Error('warm-up chunk decoded wrong');
+    } finally {
+      chunk.close();
+    }
+  }
+}
+
+/**
  * The spatial axes (formats/array/spatial-axes.ts `outputAxis`, `sortedOrder`) at a global 0.025°
  * grid's size — GHRSST's and the bench's: 14 400 longitudes, 7 200 latitudes ascending and
  * descending — so V8 compiles them before the first request (their TurboFan jobs were ~47 and
@@ -156,14 +189,25 @@ export function warmSpatialAxes(): void {
  * a new process paid. Same path as a real global grid: ≥ 5 000 pixels a side (101 samples an edge,
  * GDAL's most), and edges a few µ° past ±180° as float32 longitudes put them (GHRSST's, the
  * bench's), whose wrap makes the edge bisections and single-point transforms that dominate. Nothing
- * is kept: called directly, not through the grid reader's memo. ~40 ms of start-up CPU.
+ * is kept: called directly, not through the grid reader's memo. ~40 ms of start-up CPU for the
+ * first call (NATIVE_GRID_CALLS).
  */
+/**
+ * Calls of the native grid at start-up. After one, V8 had compiled the helpers its loops call but
+ * not `suggestedWarpOutput` itself, whose TurboFan job (on-stack replacement, 17–120 ms on a helper
+ * thread by load) then ran inside a new process's first tile while the function ran unoptimised;
+ * the second call marks it and the third starts the job, so it is compiled before the server
+ * listens. The two extra calls: ~+40 ms of start-up CPU (mostly that job) and ~+2 MiB of RSS.
+ */
+const NATIVE_GRID_CALLS = 3;
+
 export function warmNativeGrid(): void {
   const width = 12000;
   const height = 5671; // the ±85.06° band the reader hands over for a 4326 → 3857 grid
   const west = -180.000003;
   const gt: GeoTransform = [west, (180.000003 - west) / width, 0, 85.06, 0, -170.12 / height];
-  suggestedWarpOutput(WGS84, getTileMatrixSet('WebMercatorQuad').crs, width, height, gt);
+  const webMercator = getTileMatrixSet('WebMercatorQuad').crs;
+  for (let i = 0; i < NATIVE_GRID_CALLS; i++) suggestedWarpOutput(WGS84, webMercator, width, height, gt);
 }
 
 /**
@@ -193,6 +237,7 @@ export async function warmUp(config: Config): Promise<Error | null> {
     await warmHttpClient();
     await warmArrayTiles(config);
     warmWindowDecode();
+    warmChunkStream();
     warmSpatialAxes();
     warmNativeGrid();
     // The first chunk's decoded array: a new process has no pre-faulted buffer of its size yet

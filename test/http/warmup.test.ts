@@ -8,8 +8,9 @@ import { it } from 'node:test';
 import { configFromEnv } from '../../src/cli/config-from-env.ts';
 import { warmupNetcdf } from '../../src/formats/array/warmup-netcdf.ts';
 import { openHdf5 } from '../../src/formats/hdf5/open-hdf5.ts';
-import { seedBufferPool, warmUp } from '../../src/http/warmup.ts';
+import { seedBufferPool, warmChunkStream, warmUp } from '../../src/http/warmup.ts';
 import { BUFFER_POOL } from '../../src/util/buffer-pool.ts';
+import { FAULTED_RESERVE } from '../../src/util/faulted-reserve.ts';
 
 it('the warm-up renders its tile and fetches from its own listener', async () => {
   assert.equal(await warmUp(configFromEnv({}, {})), null);
@@ -42,4 +43,12 @@ it('seedBufferPool leaves a 2 MiB and a 4 MiB buffer in the pool, each with its 
   } finally {
     BUFFER_POOL.release(small.buffer, large.buffer);
   }
+});
+
+it('warmChunkStream decodes its chunks without touching the faulted reserve', () => {
+  const slab = FAULTED_RESERVE.slabBytes;
+  const made = FAULTED_RESERVE.buffersMade;
+  const ready = FAULTED_RESERVE.bytesReady;
+  warmChunkStream(); // throws when a chunk decodes wrong
+  assert.deepEqual([FAULTED_RESERVE.slabBytes, FAULTED_RESERVE.buffersMade, FAULTED_RESERVE.bytesReady], [slab, made, ready]);
 });
