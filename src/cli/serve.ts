@@ -22,6 +22,7 @@ import { runThreads, THREAD_MSG, type ThreadData } from './threads.ts';
 import { asyncContextFrameActive } from './async-context-frame.ts';
 import { applyHeapGrowth, heapGrowthFlag } from './v8-heap-growth.ts';
 import { workerShare } from './worker-share.ts';
+import { collectYoung } from '../util/release-memory.ts';
 
 /** Environment variable through which the supervisor tells its workers the cluster's size. */
 export const CLUSTER_SIZE_ENV = 'RASTILE_CLUSTER_SIZE';
@@ -86,9 +87,8 @@ export async function serve(config: Config): Promise<never> {
  * the next. ~4–6 ms of CPU, once; nothing without `--expose-gc` (`npm start` sets it).
  */
 export function promoteStartupSurvivors(): void {
-  const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
-  gc?.({ type: 'minor' });
-  gc?.({ type: 'minor' });
+  collectYoung();
+  collectYoung();
 }
 
 /** Serves in this process until a signal drained it; resolves with the exit code. */
