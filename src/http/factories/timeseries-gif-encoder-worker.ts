@@ -10,14 +10,14 @@ import { lzwImageData, lzwMaxBytes } from '../../raster/render/gif-lzw.ts';
 import { isEncodeTask, type EncodeAnswer } from './timeseries-gif-encoder.ts';
 
 function warmup(): void {
-  const n = 512 * 512;
+  const n = 256 * 256;
   const index = new Uint8Array(n);
   const out = new Uint8Array(lzwMaxBytes(n));
-  for (let k = 0; k < 4; k++) {
+  for (let k = 0; k < 3; k++) {
     let s = k + 1;
     for (let i = 0; i < n; i++) {
       s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff;
-      index[i] = ((i >> 9) + (s >> 28)) & 0xff; // a ramp with noise, as a rendered frame
+      index[i] = ((i >> 8) + (s >> 28)) & 0xff; // a ramp with noise, as a rendered frame
     }
     lzwImageData(index, 8, out, 0);
   }

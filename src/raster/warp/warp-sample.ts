@@ -60,10 +60,11 @@ export function warpSample(
   scaleY: number,
   dst: WarpTarget,
   layout?: TargetLayout,
+  memo?: NearestMemo,
 ): void {
   const at = layout ?? { offset: 0, stride: sx.length, width: sx.length };
   if (at.width === 0) return;
-  if (method === 'nearest') return nearest(src, sx, sy, dst, at);
+  if (method === 'nearest') return nearest(src, sx, sy, dst, at, memo);
   if (isInterpolationKernel(method)) return convolve(method, kernelRadius(method), src, sx, sy, dst, at);
   return footprintStatistic(method, src, sx, sy, Math.max(1, scaleX), Math.max(1, scaleY), dst, at);
 }
@@ -84,9 +85,9 @@ function nodataValue(src: SourceRegion): number {
  * not megamorphic), an integer nodata compared on the same bits; float samples with a nodata
  * keep the value test.
  */
-function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget, at: TargetLayout): void {
+function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget, at: TargetLayout, memo?: NearestMemo): void {
   const n = sx.length;
-  const index = nearestIndices(src, sx, sy);
+  const index = memo === undefined ? nearestIndices(src, sx, sy) : memoIndices(memo, src, sx, sy);
   const nd = src.nodata;
   for (let b = 0; b < src.bands.length; b++) {
     const from = src.bands[b]!;
@@ -98,6 +99,23 @@ function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: War
       copyNearestValues(from, to, index, n, nd, dst.written, at);
     }
   }
+}
+
+/**
+ * Kept with coordinates that several warps use (a time series' steps over one grid): the source
+ * indices of the latest source window without a validity mask, reused while the window is the same.
+ */
+export interface NearestMemo {
+  window?: { col0: number; row0: number; width: number; height: number; index: Int32Array };
+}
+
+function memoIndices(memo: NearestMemo, src: SourceRegion, sx: Float64Array, sy: Float64Array): Int32Array {
+  const w = memo.window;
+  if (src.valid !== null) return nearestIndices(src, sx, sy);
+  if (w !== undefined && w.col0 === src.col0 && w.row0 === src.row0 && w.width === src.width && w.height === src.height) return w.index;
+  const index = nearestIndices(src, sx, sy).slice(0, sx.length);
+  memo.window = { col0: src.col0, row0: src.row0, width: src.width, height: src.height, index };
+  return index;
 }
 
 let scratchIndex = new Int32Array(0);

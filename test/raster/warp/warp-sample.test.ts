@@ -134,3 +134,30 @@ describe('warpSample nearest', () => {
     }
   }
 });
+
+describe('warpSample nearest with a memo (kept coordinates)', () => {
+  it('gives what it gives without one, whether the window is the one remembered or another', () => {
+    const w = 6;
+    const band = allocate('uint16', w * w);
+    for (let i = 0; i < band.length; i++) band[i] = i + 1;
+    const sx = Float64Array.from({ length: 9 }, (_, i) => 1.2 + (i % 3) * 1.5);
+    const sy = Float64Array.from({ length: 9 }, (_, i) => 1.1 + Math.floor(i / 3) * 1.5);
+    const memo = {};
+    const windows = [
+      { col0: 0, row0: 0, valid: null },
+      { col0: 0, row0: 0, valid: null },
+      { col0: 1, row0: 0, valid: null },
+      { col0: 1, row0: 0, valid: Uint8Array.from({ length: w * w }, (_, i) => (i % 2 ? 0 : 255)) },
+      { col0: 1, row0: 0, valid: null },
+    ];
+    for (const { col0, row0, valid } of windows) {
+      const src: SourceRegion = { bands: [band], valid, nodata: null, col0, row0, width: w, height: w };
+      const run = (m?: object): Uint16Array => {
+        const out = new Uint16Array(9);
+        warpSample('nearest', src, sx, sy, 1, 1, { bands: [out], written: new Uint8Array(9), dtype: 'uint16' }, undefined, m);
+        return out;
+      };
+      assert.deepEqual(run(memo), run());
+    }
+  });
+});
