@@ -1,7 +1,7 @@
 /** The GIF series' encoder thread gives the bytes the calling thread gives, and follows the step's signal. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeSeriesFrameOffThread, startGifEncoder } from '../../src/http/factories/timeseries-gif-encoder.ts';
+import { encodeSeriesFrameOffThread, framesEncodedOffThread, gifEncoderReady, startGifEncoder } from '../../src/http/factories/timeseries-gif-encoder.ts';
 import { encodeSeriesFrame } from '../../src/raster/render/encode-gif.ts';
 import type { IndexedFrame } from '../../src/raster/render/indexed-frame.ts';
 
@@ -20,12 +20,14 @@ describe('GIF series encoder thread', () => {
     const signal = new AbortController().signal;
     const want = (seed: number, w = 64, h = 48) => Buffer.from(encodeSeriesFrame(frame(seed), w, h).data);
     assert.deepEqual(Buffer.from((await encodeSeriesFrameOffThread(frame(1), 64, 48, signal)).data), want(1));
-    startGifEncoder();
+    assert.equal(await gifEncoderReady(), true);
+    const before = framesEncodedOffThread();
     const got = await Promise.all([1, 2, 3, 4, 5, 6].map((seed) => encodeSeriesFrameOffThread(frame(seed), 64, 48, signal)));
     got.forEach((e, i) => {
       assert.equal(e.width, 64);
       assert.deepEqual(Buffer.from(e.data), want(i + 1));
     });
+    assert.equal(framesEncodedOffThread() - before, 6);
     const resized = await encodeSeriesFrameOffThread(frame(9), 32, 30, signal);
     assert.equal(resized.width, 32);
     assert.deepEqual(Buffer.from(resized.data), want(9, 32, 30));

@@ -5,10 +5,13 @@
  * thread's, and LZW was ~12 % of it (BENCHMARKS.md, time series, eleventh session).
  *
  * One thread per process, started (and warmed on synthetic frames) when the first app registers
- * the GIF series route, unref'd: it never keeps the process alive. Frames cross in buffers moved
+ * the GIF series route (with the server), unref'd: it never keeps the process alive. Frames cross in buffers moved
  * both ways and kept for the next frames (a few per process), so no frame pays fresh pages for
  * them; the image data comes back into a pooled buffer as encodeSeriesFrame's does. A thread that
- * died or failed leaves the frame to be encoded on the calling thread (same bytes).
+ * is not ready yet (starting, warming up) or failed leaves the frame to be encoded on the calling
+ * thread (same bytes); a dead one is replaced.
+ *
+ * Cost (BENCHMARKS.md): ~18–20 MB of RSS and ~250 ms of CPU once per process (a worker isolate).
  */
 import { ThreadPool } from '../../granule/timeseries/thread-pool.ts';
 import { encodeSeriesFrame, resizeIndexed } from '../../raster/render/encode-gif.ts';
@@ -47,6 +50,17 @@ export function startGifEncoder(): void {
   thread.prestart();
 }
 
+/** Waits for the encoder thread's start and warm-up (started now when it was not); true when it is ready. */
+export async function gifEncoderReady(): Promise<boolean> {
+  startGifEncoder();
+  await thread!.start();
+  return thread!.ready;
+}
+
+let encodedOffThread = 0;
+/** Frames the encoder thread has encoded in this process (diagnostics, tests). */
+export const framesEncodedOffThread = (): number => encodedOffThread;
+
 function take(list: ArrayBuffer[], bytes: number): ArrayBuffer {
   const i = list.findIndex((b) => b.byteLength >= bytes);
   if (i >= 0) return list.splice(i, 1)[0]!;
@@ -63,6 +77,11 @@ function keep(list: ArrayBuffer[], b: ArrayBuffer): void {
  */
 export async function encodeSeriesFrameOffThread(f: IndexedFrame, width: number, height: number, signal: AbortSignal): Promise<EncodedFrame> {
   if (thread === undefined) return encodeSeriesFrame(f, width, height);
+  if (!thread.ready) {
+    // starting, warming up or dead: encoded here rather than after the warm-up (a dead thread is replaced)
+    thread.prestart();
+    return encodeSeriesFrame(f, width, height);
+  }
   const r = resizeIndexed(f, width, height);
   const pixels = r.width * r.height;
   const index = take(spare.index, pixels);
@@ -77,6 +96,7 @@ export async function encodeSeriesFrameOffThread(f: IndexedFrame, width: number,
   }
   const data = BUFFER_POOL.bytes(answer.end);
   data.set(new Uint8Array(answer.out, 0, answer.end));
+  encodedOffThread++;
   keep(spare.index, answer.index);
   keep(spare.out, answer.out);
   BUFFER_POOL.release(f.index.buffer);
