@@ -15,7 +15,7 @@ import { mustYield, yieldToLoop } from '../../util/cooperate.ts';
 import { currentSharedWork } from '../../util/shared-work.ts';
 import { approxRowAt, type PixelTransform } from './approx-row.ts';
 import { MAX_BLOCK_SIDE, planBlocks, type WarpBlock } from './block-plan.ts';
-import { warpSample, type SourceRegion, type WarpTarget } from './warp-sample.ts';
+import { warpSample, type NearestMemo, type SourceRegion, type WarpTarget } from './warp-sample.ts';
 
 /** Source window [c0, r0, c1, r1) in pixels of the source raster read. */
 export type SourceWindow = [number, number, number, number];
@@ -93,6 +93,8 @@ interface Coordinates {
   x: Float64Array;
   y: Float64Array;
   span: SourceWindow | null;
+  /** Kept coordinates (a series): their nearest source indices, reused by the next steps. */
+  memo?: NearestMemo;
 }
 
 /** The planned blocks of a warp with every block's coordinates, computed once (shared-work scope). */
@@ -115,7 +117,7 @@ async function keptCoordinates(job: BlockWarp, margin: number): Promise<KeptCoor
   for (const b of blocks) {
     if (mustYield()) await yieldToLoop();
     const n = (b.j1 - b.j0) * (b.i1 - b.i0);
-    coordinates.push(scratchCoordinates(job, b, new Float64Array(n), new Float64Array(n), margin));
+    coordinates.push({ ...scratchCoordinates(job, b, new Float64Array(n), new Float64Array(n), margin), memo: {} });
   }
   return { blocks, coordinates };
 }
@@ -143,16 +145,16 @@ async function sampleBlocks(
       // a block is at most 256² samples: yield between blocks, so a big warp never holds the loop
       if (mustYield()) await yieldToLoop();
       const b = blocks[k]!;
-      const { x, y, span } = coordinatesOf(k);
+      const { x, y, span, memo } = coordinatesOf(k);
       if (!span) continue;
       const layout = { offset: b.i0 * tw + b.j0, stride: tw, width: b.j1 - b.j0 };
       if (shared && contains(shared, span)) {
-        warpSample(job.method, shared, x, y, scaleX, scaleY, target, layout);
+        warpSample(job.method, shared, x, y, scaleX, scaleY, target, layout, memo);
         continue;
       }
       const own = await source.read(span);
       try {
-        warpSample(job.method, own, x, y, scaleX, scaleY, target, layout);
+        warpSample(job.method, own, x, y, scaleX, scaleY, target, layout, memo);
       } finally {
         source.release(own);
       }

@@ -10,42 +10,15 @@
  * Validity is the same for every method: a source sample is used when `valid` allows it, it is
  * not NaN and it is not the nodata value (tested inline, per band).
  */
-import { dtypeRange, isFloat, roundToRange, type DType, type TypedArray } from '../../dtype.ts';
+import { dtypeRange, isFloat, roundToRange } from '../../dtype.ts';
 import type { WarpResampling } from '../resampling.ts';
 import { isInterpolationKernel, kernelRadius, kernelWeight, type InterpolationKernel } from '../kernels.ts';
+import { nearest, type NearestMemo } from './warp-nearest.ts';
+import { EPS, type SourceRegion, type TargetLayout, type WarpTarget } from './warp-types.ts';
 
-export interface SourceRegion {
-  /** Band samples of a source window; all the same size. */
-  bands: TypedArray[];
-  /** Per-pixel validity of the window (255 valid), or null when all are valid. */
-  valid: Uint8Array | null;
-  /** Source nodata value (NaN allowed): samples equal to it are left out (per band). */
-  nodata: number | null;
-  col0: number;
-  row0: number;
-  width: number;
-  height: number;
-}
+export type { NearestMemo };
 
-export interface WarpTarget {
-  bands: TypedArray[];
-  /** Set to 255 where at least one source sample contributed. */
-  written: Uint8Array;
-  /** Dtype of `bands`: integer results are rounded and clamped to its range. */
-  dtype: DType;
-}
-
-/**
- * Where the samples go in the target: sample i (of rows `width` samples long) lands at
- * offset + floor(i / width)·stride + i mod width. Without it, sample i lands at index i.
- */
-export interface TargetLayout {
-  offset: number;
-  stride: number;
-  width: number;
-}
-
-const EPS = 1e-10;
+export type { SourceRegion, TargetLayout, WarpTarget };
 
 /**
  * @param sx source x (level pixel coordinates) per destination pixel, NaN when the transform failed
@@ -60,10 +33,11 @@ export function warpSample(
   scaleY: number,
   dst: WarpTarget,
   layout?: TargetLayout,
+  memo?: NearestMemo,
 ): void {
   const at = layout ?? { offset: 0, stride: sx.length, width: sx.length };
   if (at.width === 0) return;
-  if (method === 'nearest') return nearest(src, sx, sy, dst, at);
+  if (method === 'nearest') return nearest(src, sx, sy, dst, at, memo);
   if (isInterpolationKernel(method)) return convolve(method, kernelRadius(method), src, sx, sy, dst, at);
   return footprintStatistic(method, src, sx, sy, Math.max(1, scaleX), Math.max(1, scaleY), dst, at);
 }
@@ -74,35 +48,6 @@ export function warpSample(
  */
 function nodataValue(src: SourceRegion): number {
   return src.nodata === null ? NaN : src.nodata;
-}
-
-function nearest(src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget, at: TargetLayout): void {
-  const n = sx.length;
-  const { width, height, col0, row0, valid, nodata } = src;
-  const nb = src.bands.length;
-  const hasNodata = nodata !== null;
-  const ndNaN = hasNodata && Number.isNaN(nodata);
-  const nd = nodata ?? 0;
-  const w = at.width;
-  // d: where sample i lands (the layout's next index; past a row's end, the next row's start)
-  for (let i = 0, d = at.offset, col = 0; i < n; i++, d = ++col === w ? ((col = 0), d + at.stride - w + 1) : d + 1) {
-    const x = sx[i];
-    const y = sy[i];
-    if (!(x === x) || !(y === y)) continue;
-    const c = Math.floor(x + EPS) - col0;
-    const r = Math.floor(y + EPS) - row0;
-    if (c < 0 || r < 0 || c >= width || r >= height) continue;
-    const k = r * width + c;
-    if (valid !== null && valid[k] === 0) continue;
-    let any = false;
-    for (let b = 0; b < nb; b++) {
-      const v = src.bands[b][k];
-      if (hasNodata && (ndNaN ? v !== v : v === nd)) continue;
-      dst.bands[b][d] = v;
-      any = true;
-    }
-    if (any) dst.written[d] = 255;
-  }
 }
 
 function convolve(method: InterpolationKernel, radius: number, src: SourceRegion, sx: Float64Array, sy: Float64Array, dst: WarpTarget, at: TargetLayout): void {

@@ -72,3 +72,92 @@ describe('warpSample nodata', () => {
     assert.equal(written[0], 0);
   });
 });
+
+describe('warpSample nearest', () => {
+  /** GWKNearest, written plainly: floor(coord + 1e-10), validity, nodata by value (NaN by NaN). */
+  function reference(
+    src: SourceRegion,
+    sx: Float64Array,
+    sy: Float64Array,
+    dst: TypedArray[],
+    written: Uint8Array,
+    offset: number,
+    stride: number,
+    width: number,
+  ): void {
+    for (let i = 0; i < sx.length; i++) {
+      const d = offset + Math.floor(i / width) * stride + (i % width);
+      const c = Math.floor(sx[i]! + 1e-10) - src.col0;
+      const r = Math.floor(sy[i]! + 1e-10) - src.row0;
+      if (!(c >= 0 && r >= 0 && c < src.width && r < src.height)) continue;
+      const k = r * src.width + c;
+      if (src.valid !== null && src.valid[k] === 0) continue;
+      src.bands.forEach((b, j) => {
+        const v = b[k]!;
+        if (src.nodata !== null && (Number.isNaN(src.nodata) ? Number.isNaN(v) : v === src.nodata)) return;
+        dst[j]![d] = v;
+        written[d] = 255;
+      });
+    }
+  }
+  const dtypes: DType[] = ['uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32', 'float32', 'float64'];
+  const nodatas: Array<number | null> = [null, 3, -1, 300, NaN];
+  for (const dtype of dtypes) {
+    for (const nodata of nodatas) {
+      for (const withValid of [false, true]) {
+        it(`${dtype}, nodata ${nodata}, ${withValid ? 'a validity mask' : 'no mask'}, into the same and into float64 bands`, () => {
+          const w = 7;
+          const h = 5;
+          const bands = [allocate(dtype, w * h), allocate(dtype, w * h)];
+          for (let i = 0; i < w * h; i++) {
+            bands[0]![i] = (i * 5) % 11;
+            bands[1]![i] = i % 3 === 0 ? -1 : (i * 7) % 13;
+          }
+          if (dtype.startsWith('float')) bands[0]![4] = NaN;
+          const valid = withValid ? Uint8Array.from({ length: w * h }, (_, i) => (i % 4 === 1 ? 0 : 255)) : null;
+          const src: SourceRegion = { bands, valid, nodata, col0: 2, row0: 1, width: w, height: h };
+          const n = 6 * 4;
+          const sx = Float64Array.from({ length: n }, (_, i) => 1.5 + (i % 6) * 1.4 + (i === 5 ? NaN : 0));
+          const sy = Float64Array.from({ length: n }, (_, i) => 0.7 + Math.floor(i / 6) * 1.6 - 1e-11);
+          for (const out of [dtype, 'float64' as DType]) {
+            const got = [allocate(out, 40), allocate(out, 40)];
+            const want = [allocate(out, 40), allocate(out, 40)];
+            const gw = new Uint8Array(40);
+            const ww = new Uint8Array(40);
+            warpSample('nearest', src, sx, sy, 1, 1, { bands: got, written: gw, dtype: out }, { offset: 3, stride: 9, width: 6 });
+            reference(src, sx, sy, want, ww, 3, 9, 6);
+            assert.deepEqual(gw, ww);
+            assert.deepEqual(got, want);
+          }
+        });
+      }
+    }
+  }
+});
+
+describe('warpSample nearest with a memo (kept coordinates)', () => {
+  it('gives what it gives without one, whether the window is the one remembered or another', () => {
+    const w = 6;
+    const band = allocate('uint16', w * w);
+    for (let i = 0; i < band.length; i++) band[i] = i + 1;
+    const sx = Float64Array.from({ length: 9 }, (_, i) => 1.2 + (i % 3) * 1.5);
+    const sy = Float64Array.from({ length: 9 }, (_, i) => 1.1 + Math.floor(i / 3) * 1.5);
+    const memo = {};
+    const windows = [
+      { col0: 0, row0: 0, valid: null },
+      { col0: 0, row0: 0, valid: null },
+      { col0: 1, row0: 0, valid: null },
+      { col0: 1, row0: 0, valid: Uint8Array.from({ length: w * w }, (_, i) => (i % 2 ? 0 : 255)) },
+      { col0: 1, row0: 0, valid: null },
+    ];
+    for (const { col0, row0, valid } of windows) {
+      const src: SourceRegion = { bands: [band], valid, nodata: null, col0, row0, width: w, height: w };
+      const run = (m?: object): Uint16Array => {
+        const out = new Uint16Array(9);
+        warpSample('nearest', src, sx, sy, 1, 1, { bands: [out], written: new Uint8Array(9), dtype: 'uint16' }, undefined, m);
+        return out;
+      };
+      assert.deepEqual(run(memo), run());
+    }
+  });
+});
