@@ -46,6 +46,7 @@ import { CoverageMemo } from './feature-statistics.ts';
 import { colormapOf, postProcessFor } from './image-output.ts';
 import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
 import { frameStep, gifDefs, statisticsDefs, statisticsStep } from './timeseries-step-work.ts';
+import { encodeSeriesFrameOffThread, startGifEncoder } from './timeseries-gif-encoder.ts';
 import { frameFromThread, newSeriesId, runTask, seriesPool, timeseriesPool, type ThreadBackend, type ThreadFrame } from './timeseries-threads.ts';
 import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_KEYS, type TimeseriesRequest } from './timeseries-plan.ts';
 
@@ -311,6 +312,9 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     },
   });
 
+  // RASTILE_TIMESERIES_THREADS = 0: a GIF series' frames are LZW-encoded on one small thread
+  // (timeseries-gif-encoder.ts), started and warmed now, with the server
+  if (!(services.config.timeseries.threads > 0)) startGifEncoder();
   for (const sized of [true, false]) {
     registerRoute(app, registry, {
       method: 'GET',
@@ -342,7 +346,11 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
           steps,
           p,
           area,
-          async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
+          async (reader, s) => {
+            const f = await frameStep(reader, p, post, bounds, colormap, s);
+            // on this thread: the encoder thread encodes while the next frames are read and rendered
+            return early ? encodeSeriesFrameOffThread(f, p.width!, p.height!, s) : f;
+          },
           threads &&
             (async (step, granules, searchBounds, s, alone) =>
               done(
