@@ -4,14 +4,17 @@
  * renders the next frames while the previous ones are encoded — the series' wall is the calling
  * thread's, and LZW was ~12 % of it (BENCHMARKS.md, time series, eleventh session).
  *
- * One thread per process, started (and warmed on synthetic frames) when the first app registers
- * the GIF series route (with the server), unref'd: it never keeps the process alive. Frames cross in buffers moved
+ * One thread per process, started (and warmed on synthetic frames) by the first GIF series that
+ * encodes frames as rendered — that series' frames are encoded on the calling thread until the
+ * thread is warm — and ended after RASTILE_TIMESERIES_THREADS_IDLE_S without one (default 300 s),
+ * so a server that never makes a GIF series never pays for it; unref'd: it never keeps the
+ * process alive. Frames cross in buffers moved
  * both ways and kept for the next frames (a few per process), so no frame pays fresh pages for
  * them; the image data comes back into a pooled buffer as encodeSeriesFrame's does. A thread that
  * is not ready yet (starting, warming up) or failed leaves the frame to be encoded on the calling
  * thread (same bytes); a dead one is replaced.
  *
- * Cost (BENCHMARKS.md): ~18–20 MB of RSS and ~250 ms of CPU once per process (a worker isolate).
+ * Cost (BENCHMARKS.md): ~18–20 MB of RSS while it lives and ~250 ms of CPU per start (a worker isolate).
  */
 import { ThreadPool } from '../../granule/timeseries/thread-pool.ts';
 import { encodeSeriesFrame, resizeIndexed } from '../../raster/render/encode-gif.ts';
@@ -43,11 +46,15 @@ const spare = { index: [] as ArrayBuffer[], out: [] as ArrayBuffer[] };
 
 const entry = (): URL => new URL(`./timeseries-gif-encoder-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
-/** Starts the process' encoder thread and its warm-up (no-op when started). */
-export function startGifEncoder(): void {
-  if (thread !== undefined) return;
-  thread = new ThreadPool({ size: 1, entry: entry(), name: 'rastile-gif-lzw', warmup: { kind: 'warmup' } });
-  thread.prestart();
+/**
+ * A GIF series starts: starts the process' encoder thread and its warm-up (again after an idle
+ * stop), or, when it runs, restarts its idle countdown. `idleMs`: how long the thread lives
+ * without a series (0: for the process' life); the first call's value holds.
+ */
+export function startGifEncoder(idleMs = 0): void {
+  thread ??= new ThreadPool({ size: 1, entry: entry(), name: 'rastile-gif-lzw', warmup: { kind: 'warmup' }, idleMs });
+  if (thread.ready) thread.touch();
+  else thread.prestart();
 }
 
 /** Waits for the encoder thread's start and warm-up (started now when it was not); true when it is ready. */

@@ -312,9 +312,6 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
     },
   });
 
-  // RASTILE_TIMESERIES_THREADS = 0: a GIF series' frames are LZW-encoded on one small thread
-  // (timeseries-gif-encoder.ts), started and warmed now, with the server
-  if (!(services.config.timeseries.threads > 0)) startGifEncoder();
   for (const sized of [true, false]) {
     registerRoute(app, registry, {
       method: 'GET',
@@ -342,6 +339,8 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         // frames of a known size (no per-step label) are LZW-encoded as soon as rendered (gif-file.ts)
         const early = sized && !p.label;
         const done = (f: SeriesFrame): SeriesFrame => (early && !('data' in f) ? encodeSeriesFrame(f, p.width!, p.height!) : f);
+        // RASTILE_TIMESERIES_THREADS = 0: such frames are LZW-encoded on one small thread (timeseries-gif-encoder.ts)
+        if (early && !(services.config.timeseries.threads > 0)) startGifEncoder(services.config.timeseries.threadsIdleMs ?? 0);
         const frames = await readSteps<SeriesFrame>(
           steps,
           p,
