@@ -142,6 +142,18 @@ async function stopPerf(perf: ChildProcess | undefined): Promise<void> {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Waits until the process used no CPU for two 100 ms polls in a row (clock ticks), at most 3 s. */
+async function untilIdle(pid: number): Promise<void> {
+  let quiet = 0;
+  let last = procCpuMs(pid);
+  for (let t = 0; t < 30 && quiet < 2; t++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = procCpuMs(pid);
+    quiet = now - last <= 10 ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
 async function main(): Promise<void> {
   execFileSync(process.execPath, [path.join(here, '..', 'scripts', 'build.js')], { stdio: 'ignore' }); // the servers run dist/, as `npm start` does
   const doc = JSON.parse(readFileSync(path.join(dir, 'granules.json'), 'utf8')) as { collection: UmmItem; items: UmmItem[] };
@@ -231,6 +243,9 @@ async function main(): Promise<void> {
           await ok(await fetch(u(`/raster/bbox/${bbox}/512x512.png?${base}&${render}&temporal=${warmDay}`)), 'warm-up');
           await ok(await post(`/raster/timeseries/statistics?${base}&temporal=${warm}&step=P1D`), 'warm-up');
           await ok(await fetch(u(`/raster/timeseries/bbox/${bbox}/512x512.gif?${base}&${render}&temporal=${warm}&step=P1D`)), 'warm-up');
+          // what the warm-up set going in the background (the GIF encoder thread's start, V8's
+          // compile jobs) ends before the measured window, as in a server that serves these requests
+          await untilIdle(server.pid!);
           const d0 = data.requests.length;
           const c0 = cmr.requests.length;
           const cpu0 = procCpuMs(server.pid!);

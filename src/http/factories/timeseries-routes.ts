@@ -46,6 +46,7 @@ import { CoverageMemo } from './feature-statistics.ts';
 import { colormapOf, postProcessFor } from './image-output.ts';
 import { TILEJSON_DROP, tileJsonDocument } from './tilejson-document.ts';
 import { frameStep, gifDefs, statisticsDefs, statisticsStep } from './timeseries-step-work.ts';
+import { encodeSeriesFrameOffThread, startGifEncoder } from './timeseries-gif-encoder.ts';
 import { frameFromThread, newSeriesId, runTask, seriesPool, timeseriesPool, type ThreadBackend, type ThreadFrame } from './timeseries-threads.ts';
 import { collectionOf, requestSteps, stepSearches, timeseriesParams, TIMESERIES_KEYS, type TimeseriesRequest } from './timeseries-plan.ts';
 
@@ -338,11 +339,17 @@ export function registerTimeseriesRoutes<D extends ParamDefs>(
         // frames of a known size (no per-step label) are LZW-encoded as soon as rendered (gif-file.ts)
         const early = sized && !p.label;
         const done = (f: SeriesFrame): SeriesFrame => (early && !('data' in f) ? encodeSeriesFrame(f, p.width!, p.height!) : f);
+        // RASTILE_TIMESERIES_THREADS = 0: such frames are LZW-encoded on one small thread (timeseries-gif-encoder.ts)
+        if (early && !(services.config.timeseries.threads > 0)) startGifEncoder(services.config.timeseries.threadsIdleMs ?? 0);
         const frames = await readSteps<SeriesFrame>(
           steps,
           p,
           area,
-          async (reader, s) => done(await frameStep(reader, p, post, bounds, colormap, s)),
+          async (reader, s) => {
+            const f = await frameStep(reader, p, post, bounds, colormap, s);
+            // on this thread: the encoder thread encodes while the next frames are read and rendered
+            return early ? encodeSeriesFrameOffThread(f, p.width!, p.height!, s) : f;
+          },
           threads &&
             (async (step, granules, searchBounds, s, alone) =>
               done(
