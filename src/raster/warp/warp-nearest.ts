@@ -110,7 +110,11 @@ function copyNearest(from: BitArray, to: BitArray, index: Int32Array, n: number,
   }
 }
 
-/** Source and target of different types, or a NaN nodata: the value test and the target's conversion. */
+/**
+ * Source and target of different types, or a NaN nodata: the value test and the target's conversion.
+ * The same walk as copyNearest on purpose: one shared loop with a callback or a branch per pixel
+ * would make copyNearest's bit copy see every type again (the megamorphic access this file removes).
+ */
 function copyNearestValues(from: TypedArray, to: TypedArray, index: Int32Array, n: number, nodata: number | null, written: Uint8Array, at: TargetLayout): void {
   const ndNaN = nodata !== null && Number.isNaN(nodata);
   const w = at.width;
