@@ -182,6 +182,15 @@ export function warmSpatialAxes(): void {
 }
 
 /**
+ * Calls of the native grid at start-up. After one, V8 had compiled the helpers its loops call but
+ * not `suggestedWarpOutput` itself, whose TurboFan job (on-stack replacement, 17–120 ms on a helper
+ * thread by load) then ran inside a new process's first tile while the function ran unoptimised;
+ * the second call marks it and the third starts the job, so it is compiled before the server
+ * listens. The two extra calls: ~+40 ms of start-up CPU (mostly that job) and ~+2 MiB of RSS.
+ */
+const NATIVE_GRID_CALLS = 3;
+
+/**
  * `suggestedWarpOutput` (geo/suggested-warp.ts: the native grid of a dataset in the tile matrix's
  * CRS) of a global 0.03° grid into Web Mercator, so V8 compiles it before the first request. A new
  * process's first tile ran it cold (~30–40 ms of CPU against ~5 warm, and ~10 MB of young garbage:
@@ -192,15 +201,6 @@ export function warmSpatialAxes(): void {
  * is kept: called directly, not through the grid reader's memo. ~40 ms of start-up CPU for the
  * first call (NATIVE_GRID_CALLS).
  */
-/**
- * Calls of the native grid at start-up. After one, V8 had compiled the helpers its loops call but
- * not `suggestedWarpOutput` itself, whose TurboFan job (on-stack replacement, 17–120 ms on a helper
- * thread by load) then ran inside a new process's first tile while the function ran unoptimised;
- * the second call marks it and the third starts the job, so it is compiled before the server
- * listens. The two extra calls: ~+40 ms of start-up CPU (mostly that job) and ~+2 MiB of RSS.
- */
-const NATIVE_GRID_CALLS = 3;
-
 export function warmNativeGrid(): void {
   const width = 12000;
   const height = 5671; // the ±85.06° band the reader hands over for a 4326 → 3857 grid
