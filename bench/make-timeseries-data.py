@@ -4,8 +4,10 @@
 * 10 granules over the same area of EPSG:32633, each one single-band uint16 COG (B04: 1024x1024 px
   of 30 m, DEFLATE + predictor 2, 256 px blocks, overviews, nodata 0), granule n covering the
   three days 2024-06-(3n+1) .. 2024-06-(3n+3): a 30-day P1D series reads each granule in 3 steps;
-* one more granule, G10, on 2024-05-01..03, outside the series: bench/timeseries.ts warms each fresh
-  server up on it (code paths compiled and JIT-warm) without touching the measured granules' blocks;
+* ten more, G10 .. G19, on 2024-05-01 .. 2024-05-30 (three days each), outside the series:
+  bench/timeseries.ts warms each fresh server up on G10 (code paths compiled and JIT-warm) without
+  touching the measured granules' blocks, and in its `steady` state runs the scenario once over May
+  before measuring it over June (files already there are kept: re-running adds the missing ones);
 * granules.json: their CMR UMM-G records (GPolygon footprints; `{DATA_HOST}` in the https hrefs).
 
 Run with Debian's Python: /usr/bin/python3 bench/make-timeseries-data.py
@@ -20,6 +22,8 @@ from granule_cogs import CRS, RES, SIZE, X0, Y0, field, write_cog
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "timeseries")
 GRANULES = 10
+# G10 .. G19: the warm-up granules, 2024-05-01 .. 2024-05-30 (three days each), outside the series
+WARM_GRANULES = 10
 
 
 def main():
@@ -27,7 +31,7 @@ def main():
     t = from_origin(X0, Y0, RES, RES)
     w, s, e, nn = array_bounds(SIZE, SIZE, t)
     xs, ys = transform(CRS, "EPSG:4326", [w, e, e, w, w], [s, s, nn, nn, s])
-    for n in range(GRANULES + 1):
+    for n in range(GRANULES + WARM_GRANULES):
         gr = f"BENCHTS.G{n:02d}.T33.v1.0"
         folder = os.path.join(OUT, "data", gr)
         os.makedirs(folder, exist_ok=True)
@@ -42,7 +46,8 @@ def main():
                 "TemporalExtent": {"RangeDateTime": {"BeginningDateTime": f"2024-06-{3 * n + 1:02d}T00:00:00.000Z",
                                                      "EndingDateTime": f"2024-06-{3 * n + 3:02d}T23:59:00.000Z"}}
                 if n < GRANULES else
-                {"RangeDateTime": {"BeginningDateTime": "2024-05-01T00:00:00.000Z", "EndingDateTime": "2024-05-03T23:59:00.000Z"}},
+                {"RangeDateTime": {"BeginningDateTime": f"2024-05-{3 * (n - GRANULES) + 1:02d}T00:00:00.000Z",
+                                   "EndingDateTime": f"2024-05-{3 * (n - GRANULES) + 3:02d}T23:59:00.000Z"}},
                 "SpatialExtent": {"HorizontalSpatialDomain": {"Geometry": {"GPolygons": [
                     {"Boundary": {"Points": [{"Longitude": round(x, 8), "Latitude": round(y, 8)} for x, y in zip(xs, ys)]}}]}}},
                 "RelatedUrls": [{"URL": f"{{DATA_HOST}}/{gr}/{gr}.B04.tif", "Type": "GET DATA"}],

@@ -8,7 +8,14 @@
  * Each measurement runs on a fresh server process from dist/ (built by this script first, started
  * with `npm start`'s node flags and malloc settings: no tsx in the server), cold caches, first warmed up on a granule outside
  * the series (one single-step statistics and PNG, one 3-step statistics series and GIF: code
- * compiled and JIT-warm, the measured granules untouched), then measured: wall
+ * compiled and JIT-warm, the measured granules untouched), then measured, in two server states
+ * (BENCH_WARM=first|steady picks one; default both):
+ * - `first`: the measured scenario is the first of its size in the process;
+ * - `steady`: the same scenario ran once before over another month's granules (May, G10–G19: a
+ *   30-step series, or 30 single requests), as on a server that has served such requests: the
+ *   first one pays ~100 ms more (the process's first touch of that much memory, V8 compiling the
+ *   series' code at 4 sets at once, its heap limits still low: BENCHMARKS.md, twelfth session).
+ * Both: wall
  * time, server CPU (utime+stime from /proc), data-host requests and byte ranges requested more
  * than once (0 = every block of every granule fetched once), CMR requests. The median of `passes`
  * runs is printed. The client's own work in the sub-request design (decoding 30 PNGs, writing the
@@ -128,7 +135,10 @@ function threadSplit(pid: number, before: ThreadTimes, after: ThreadTimes): stri
 async function startPerf(pid: number): Promise<ChildProcess | undefined> {
   const out = process.env['BENCH_PERF'];
   if (out === undefined || out === '') return undefined;
-  const perf = spawn('perf', ['record', '-g', '-F', '2000', '-p', String(pid), '-o', `${out}.${pid}`], { stdio: 'ignore' });
+  // BENCH_PERF_CALLGRAPH=dwarf: stacks through libc and node's C++ (frame pointers stop there)
+  const callGraph = process.env['BENCH_PERF_CALLGRAPH'];
+  const graph = callGraph === undefined || callGraph === '' ? ['-g'] : ['--call-graph', callGraph];
+  const perf = spawn('perf', ['record', ...graph, '-F', '2000', '-p', String(pid), '-o', `${out}.${pid}`], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500)); // attached to every thread
   return perf;
 }
@@ -166,11 +176,13 @@ async function main(): Promise<void> {
   const items = JSON.parse(JSON.stringify(doc.items).replaceAll('{DATA_HOST}', data.url)) as UmmItem[];
   const cmr = await startCmrStandin({ granules: items, collections: [doc.collection] });
   const base = `collection_concept_id=C910000001-BENCH&assets=0&exitwhenfull=false`;
-  const series = encodeURIComponent('2024-06-01T00:00:00Z/2024-06-30T23:59:59Z');
-  const steps = Array.from({ length: 30 }, (_, i) => {
-    const d = String(i + 1).padStart(2, '0');
-    return encodeURIComponent(`2024-06-${d}T00:00:00+00:00/2024-06-${d}T23:59:59+00:00`);
-  });
+  // the measured month (June: G00–G09) and the steady-state warm-up's (May: G10–G19, BENCH_WARM=full)
+  const series = (m: string) => encodeURIComponent(`2024-${m}-01T00:00:00Z/2024-${m}-30T23:59:59Z`);
+  const steps = (m: string) =>
+    Array.from({ length: 30 }, (_, i) => {
+      const d = String(i + 1).padStart(2, '0');
+      return encodeURIComponent(`2024-${m}-${d}T00:00:00+00:00/2024-${m}-${d}T23:59:59+00:00`);
+    });
   const bbox = BOX.join(',');
   const render = 'rescale=2000,6000&colormap_name=viridis';
   const u = (p: string) => `http://127.0.0.1:${PORT}${p}`;
@@ -180,42 +192,49 @@ async function main(): Promise<void> {
   };
   const post = (p: string) => fetch(u(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FEATURE) });
 
-  const scenarios: Array<{ name: string; run: () => Promise<void> }> = [
+  const kinds: Array<{ name: string; run: (m: string) => Promise<void> }> = [
     {
       name: 'statistics: 1 series request (in-process steps)',
-      run: async () => ok(await post(`/raster/timeseries/statistics?${base}&temporal=${series}&step=P1D`), 'series'),
+      run: async (m) => ok(await post(`/raster/timeseries/statistics?${base}&temporal=${series(m)}&step=P1D`), 'series'),
     },
     {
       name: 'statistics: 30 single-step requests over HTTP',
-      run: async () => {
-        for (const s of steps) await ok(await post(`/raster/statistics?${base}&temporal=${s}`), 'step');
+      run: async (m) => {
+        for (const s of steps(m)) await ok(await post(`/raster/statistics?${base}&temporal=${s}`), 'step');
       },
     },
     {
       name: 'GIF 512×512: 1 series request',
-      run: async () => ok(await fetch(u(`/raster/timeseries/bbox/${bbox}/512x512.gif?${base}&${render}&temporal=${series}&step=P1D`)), 'gif'),
+      run: async (m) => ok(await fetch(u(`/raster/timeseries/bbox/${bbox}/512x512.gif?${base}&${render}&temporal=${series(m)}&step=P1D`)), 'gif'),
     },
     {
       name: 'GIF 512×512: 30 single-step PNGs over HTTP',
-      run: async () => {
-        for (const s of steps) await ok(await fetch(u(`/raster/bbox/${bbox}/512x512.png?${base}&${render}&temporal=${s}`)), 'png');
+      run: async (m) => {
+        for (const s of steps(m)) await ok(await fetch(u(`/raster/bbox/${bbox}/512x512.png?${base}&${render}&temporal=${s}`)), 'png');
       },
     },
   ];
   // BENCH_ONLY=statistics|gif: that pair of scenarios only
   const only = process.env['BENCH_ONLY'];
   if (only !== undefined && only !== '') {
-    const keep = scenarios.filter((s) => s.name.toLowerCase().startsWith(only.toLowerCase()));
+    const keep = kinds.filter((s) => s.name.toLowerCase().startsWith(only.toLowerCase()));
     if (keep.length === 0) throw new Error(`BENCH_ONLY=${only}: no such scenario`);
-    scenarios.splice(0, scenarios.length, ...keep);
+    kinds.splice(0, kinds.length, ...keep);
   }
+  // BENCH_WARM=first|steady: one of the two server states (default: both, first then steady)
+  const warmModes = (process.env['BENCH_WARM'] ?? '') === '' ? ['first', 'steady'] : [process.env['BENCH_WARM']!];
+  for (const m of warmModes) if (m !== 'first' && m !== 'steady') throw new Error(`BENCH_WARM=${m}: first or steady`);
+  if (warmModes.includes('steady') && doc.items.length < 20) {
+    throw new Error('bench/out/timeseries has no warm-up month (G10–G19): re-run /usr/bin/python3 bench/make-timeseries-data.py');
+  }
+  const scenarios = warmModes.flatMap((mode) => kinds.map((k) => ({ ...k, mode, name: `${k.name} [${mode}]` })));
   const load = () =>
     os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ');
   console.log(
-    `Time-series benchmark ${new Date().toISOString().slice(0, 16)}Z: 30 daily steps over 10 granules (1024² uint16 COGs, 3 steps each), median of ${passes} runs on fresh, warmed-up servers; load average ${load()}`,
+    `Time-series benchmark ${new Date().toISOString().slice(0, 16)}Z: 30 daily steps over 10 granules (1024² uint16 COGs, 3 steps each), median of ${passes} runs on fresh, warmed-up servers in each state; load average ${load()}`,
   );
   console.log('| scenario | wall ms | server CPU ms | data-host requests | duplicate byte ranges | CMR requests |');
   console.log('|---|---|---|---|---|---|');
@@ -243,6 +262,10 @@ async function main(): Promise<void> {
           await ok(await fetch(u(`/raster/bbox/${bbox}/512x512.png?${base}&${render}&temporal=${warmDay}`)), 'warm-up');
           await ok(await post(`/raster/timeseries/statistics?${base}&temporal=${warm}&step=P1D`), 'warm-up');
           await ok(await fetch(u(`/raster/timeseries/bbox/${bbox}/512x512.gif?${base}&${render}&temporal=${warm}&step=P1D`)), 'warm-up');
+          // steady: the same scenario once over May's granules first, so that the measured one is
+          // not the first of its size in the process (its pool, malloc heap, V8 heap limits and
+          // compiled code have served one before: a running server's state, for both designs)
+          if (s.mode === 'steady') await s.run('05');
           // what the warm-up set going in the background (the GIF encoder thread's start, V8's
           // compile jobs) ends before the measured window, as in a server that serves these requests
           await untilIdle(server.pid!);
@@ -255,7 +278,7 @@ async function main(): Promise<void> {
           const bc0 = process.cpuUsage();
           const t0 = performance.now();
           const mono0 = process.hrtime.bigint() / 1000n;
-          await s.run();
+          await s.run('06');
           const wallMs = performance.now() - t0;
           // the measured window in CLOCK_MONOTONIC µs, the clock of a `--cpu-prof` profile's timestamps
           if (process.env['BENCH_PRINT_WINDOW'] === '1') console.log(`window pid ${server.pid} ${mono0} ${process.hrtime.bigint() / 1000n}`);
@@ -296,7 +319,8 @@ async function main(): Promise<void> {
       `\nServer CPU ms per thread, each run (RASTILE_TIMESERIES_THREADS=${process.env['RASTILE_TIMESERIES_THREADS'] ?? 'default'}):\n${splits.join('\n')}`,
     );
     const pairs: string[] = [];
-    for (let i = 0; i + 1 < scenarios.length; i += 2) pairs.push(`${scenarios[i]!.name.split(':')[0]}: ${ratio(scenarios[i]!.name, scenarios[i + 1]!.name)}`);
+    for (let i = 0; i + 1 < scenarios.length; i += 2)
+      pairs.push(`${scenarios[i]!.name.split(':')[0]} [${scenarios[i]!.mode}]: ${ratio(scenarios[i]!.name, scenarios[i + 1]!.name)}`);
     console.log(`\nseries / sub-requests — ${pairs.join('; ')} (load average at the end ${load()})`);
   } finally {
     await cmr.close();
