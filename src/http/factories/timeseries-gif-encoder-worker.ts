@@ -10,9 +10,22 @@ import { lzwImageData, lzwMaxBytes } from '../../raster/render/gif-lzw.ts';
 import { isEncodeTask, type EncodeAnswer } from './timeseries-gif-encoder.ts';
 
 function warmup(): void {
+  // The first ArrayBuffer detached in an isolate invalidates V8's array-buffer-detaching protector,
+  // which throws away every compiled function with typed-array accesses ("code dependencies" in
+  // --trace-deopt). Here the first detach was the first real frame's answer (its buffers move
+  // back), so LZW's optimised code was dropped during a new process's first series and compiled
+  // again (on-stack replacement, then whole: 20–70 ms of a V8 helper thread) while the frame ran
+  // in the interpreter. One detach now, before the warm-up compiles it (as timeseries-worker.ts).
+  structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
   const n = 256 * 256;
   const index = new Uint8Array(n);
   const out = new Uint8Array(lzwMaxBytes(n));
+  // Short frames first, so that the code after the pixel loop has type feedback (V8 allocates a
+  // function's feedback only after several calls) before V8 compiles the loop on-stack: compiled
+  // without it, every later frame left the optimised loop at its end ("insufficient type
+  // feedback" in --trace-deopt; ~1 ms per 512² frame) and LZW was compiled whole only during the
+  // first series. With 16 calls of 64 pixels it is compiled whole before the first task.
+  for (let k = 0; k < 16; k++) lzwImageData(index.subarray(0, 64), 8, out, 0);
   for (let k = 0; k < 3; k++) {
     let s = k + 1;
     for (let i = 0; i < n; i++) {

@@ -86,6 +86,63 @@ function indexTable(values: TypedArray, lo: number, hi: number, colormap: Uint8A
   return lut;
 }
 
+/**
+ * A 16-bit band's palette indices through its value → index table (`offset`: 32768 for int16):
+ * one lookup per pixel instead of clamping, dividing and rounding. Marks the indices used;
+ * returns the masked pixels' count (their indices are left for markMasked).
+ */
+function indexByTable(values: TypedArray, offset: number, lut: Uint8Array, mask: Uint8Array, index: Uint8Array, used: Uint8Array, n: number): number {
+  let masked = 0;
+  for (let i = 0; i < n; i++) {
+    if (mask[i] === 0) {
+      masked++;
+      continue;
+    }
+    const k = lut[values[i]! + offset]!;
+    index[i] = k;
+    used[k] = 1;
+  }
+  return masked;
+}
+
+/**
+ * Palette indices of a band's 8-bit values (`cast`: 0 = integer & 255, 1 = rescaled, 2 = float32
+ * rescaled, 3 = castUint8), each its colour's `first` entry, as indexByTable.
+ */
+function indexByValue(
+  values: TypedArray,
+  cast: number,
+  lo: number,
+  hi: number,
+  span: number,
+  lo32: number,
+  hi32: number,
+  first: Uint8Array,
+  mask: Uint8Array,
+  index: Uint8Array,
+  used: Uint8Array,
+  n: number,
+): number {
+  let masked = 0;
+  for (let i = 0; i < n; i++) {
+    if (mask[i] === 0) {
+      masked++;
+      continue;
+    }
+    const v = values[i]!;
+    const byte = cast === 1 ? rescaleValue(v, lo, hi, span) : cast === 2 ? rescaleValueF32(v, lo32, hi32, span) : cast === 0 ? v & 255 : castUint8(v);
+    const k = first[byte]!;
+    index[i] = k;
+    used[k] = 1;
+  }
+  return masked;
+}
+
+/** The masked pixels' index: `transparent`. */
+function markMasked(mask: Uint8Array, index: Uint8Array, transparent: number, n: number): void {
+  for (let i = 0; i < n; i++) if (mask[i] === 0) index[i] = transparent;
+}
+
 export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'format'>): IndexedFrame | null {
   if (img.bands.length !== 1 || options.colorFormula || !options.returnMask || img.alpha !== undefined) return null;
   const cmap = options.colormap ?? (img.colormap ? colormapFromEntries(img.colormap) : undefined);
@@ -111,39 +168,20 @@ export function colormapGifFrame(img: ImageData, options: Omit<RenderOptions, 'f
   if (shared !== null) {
     const first = shared.first;
     // the index is the 8-bit value (its colour's first entry); masked pixels are marked after the pass
-    let masked = 0;
     const lut = rescale && n >= LUT_MIN_PIXELS ? indexTable(values, lo, hi, table, first) : null;
-    if (lut !== null) {
-      // a 16-bit band: one table lookup per pixel instead of clamping, dividing and rounding
-      const offset = values instanceof Int16Array ? 32768 : 0;
-      for (let i = 0; i < n; i++) {
-        if (mask[i] === 0) {
-          masked++;
-          continue;
-        }
-        const k = lut[values[i]! + offset]!;
-        index[i] = k;
-        used[k] = 1;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        if (mask[i] === 0) {
-          masked++;
-          continue;
-        }
-        const v = values[i]!;
-        let byte: number;
-        if (rescale) byte = float32 ? rescaleValueF32(v, lo32, hi32, span) : rescaleValue(v, lo, hi, span);
-        else byte = isInt ? v & 255 : castUint8(v);
-        const k = first[byte]!;
-        index[i] = k;
-        used[k] = 1;
-      }
-    }
+    // The pixel loops are functions of their own (also markMasked): a new process's first frame
+    // has V8 compile a loop on-stack while it runs, and compiled here that code took the rest of
+    // this function with it before it had ever run — the first frames of a series then left the
+    // optimised loop at its end ("insufficient type feedback", --trace-deopt) and ran the mask
+    // pass in the interpreter.
+    const masked =
+      lut !== null
+        ? indexByTable(values, values instanceof Int16Array ? 32768 : 0, lut, mask, index, used, n)
+        : indexByValue(values, rescale ? (float32 ? 2 : 1) : isInt ? 0 : 3, lo, hi, span, lo32, hi32, first, mask, index, used, n);
     if (masked === 0) return { width, height, index, palette: shared.palette, transparentIndex: -1 };
     const transparent = used.indexOf(0);
     if (transparent < 0) return null; // 256 colours and transparency: quantised by the generic path
-    for (let i = 0; i < n; i++) if (mask[i] === 0) index[i] = transparent;
+    markMasked(mask, index, transparent, n);
     return { width, height, index, palette: shared.palette, transparentIndex: transparent };
   }
   // pass 1: the 8-bit value of every valid pixel (same rescale and cast as colormapToRgba)
