@@ -43,12 +43,15 @@ export class ByteCache {
     return { entries: this.lru.size, bytes: this.lru.usedBytes, maxBytes: this.lru.maxBytes };
   }
 
-  /** A private copy of bytes [start, end) of `url` when a cached range covers it. */
-  lookup(url: string, start: number, end: number): Uint8Array | undefined {
+  /**
+   * Bytes [start, end) of `url` when a cached range covers it: a private copy, or with `shared` a
+   * view of the cached array (the caller must not write into it).
+   */
+  lookup(url: string, start: number, end: number, shared = false): Uint8Array | undefined {
     const range = this.covering(url, start, end);
     if (range === undefined) return undefined;
     const bytes = this.lru.get(range)!; // indexed ranges are always in the LRU (eviction unindexes them)
-    return bytes.slice(start - range.start, end - range.start);
+    return shared ? bytes.subarray(start - range.start, end - range.start) : bytes.slice(start - range.start, end - range.start);
   }
 
   /**

@@ -12,7 +12,8 @@ const METRICS = cacheMetrics('bytes');
 /**
  * Serves reads from the shared ByteCache; misses go to the inner source once even when several
  * callers ask for the same range at the same time (in-flight de-duplication). Every caller gets
- * its own copy of the bytes, so nobody can corrupt the cache by writing into a returned array.
+ * its own copy of the bytes, so nobody can corrupt the cache by writing into a returned array;
+ * `fetchShared` callers (who only read, Source.fetchShared) get a view of the cached array instead.
  * Cached ranges are keyed by url and version (`sourceCacheKey`): bytes of another version of the
  * object can never be served. A remote source learns its version from its first response, which
  * is before anything is put in the cache.
@@ -44,19 +45,19 @@ export class CachingSource implements Source {
 
   /**
    * The start of every read: validates the range and counts it; answers an empty array when there
-   * is nothing to read, the cached bytes (a copy) on a hit, undefined on a miss.
+   * is nothing to read, the cached bytes (a copy, or a view when `shared`) on a hit, undefined on a miss.
    */
-  private fromCache(offset: number, length: number): Uint8Array | undefined {
+  private fromCache(offset: number, length: number, shared = false): Uint8Array | undefined {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       // Format readers validate ranges from file structures (cog-source.ts): this is a bug of ours.
       throw Errors.internal(`Invalid byte range offset=${offset} length=${length}`);
     }
     this.stats.reads++;
     const size = this.inner.size;
-    if (length === 0 || (size !== undefined && offset >= size)) return EMPTY.slice();
+    if (length === 0 || (size !== undefined && offset >= size)) return shared ? EMPTY : EMPTY.slice();
     const end = size !== undefined ? Math.min(offset + length, size) : offset + length;
     if (this.inner.changed === true) throw sourceChanged(this.url, 'another version was seen');
-    const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end);
+    const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end, shared);
     if (hit !== undefined) {
       this.stats.cacheHits++;
       METRICS.hit(hit.length);
@@ -65,9 +66,16 @@ export class CachingSource implements Source {
   }
 
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const known = this.fromCache(offset, length);
-    if (known !== undefined) return known;
+    return this.fromCache(offset, length) ?? (await this.miss(offset, length, signal)).slice();
+  }
 
+  /** As fetch, without the copy: the array the cache keeps (or a view of it), which the caller only reads. */
+  async fetchShared(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.fromCache(offset, length, true) ?? this.miss(offset, length, signal);
+  }
+
+  /** A miss: read once from the inner source (callers of the same range join it) and cached; the array is shared. */
+  private miss(offset: number, length: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
     const { result, shared } = this.inFlight.join(
       `${offset}:${length}`,
       async (s) => {
@@ -80,8 +88,7 @@ export class CachingSource implements Source {
     );
     if (shared) this.stats.cacheHits++;
     else METRICS.miss();
-    const bytes = await result;
-    return bytes.slice();
+    return result;
   }
 
   /**

@@ -152,8 +152,10 @@ export function createSourceOpener(options: SourceOptions): ManagedSourceOpener 
       const transport = new S3Transport(loc.bucket, loc.key, { s3: o.s3, userAgent: o.userAgent, regionCache }, stats);
       opened = remote(transport, `s3://${loc.bucket}`, stats);
     }
-    if (first !== undefined && first.length > 0) await opened.source.fetch(first.offset, first.length, signal);
-    else if (o.headerBytes > 0) await opened.source.fetch(0, o.headerBytes, signal);
+    // only to fill the byte cache: the cached array itself, no copy of it (Source.fetchShared)
+    const warm = (offset: number, length: number) => (opened.source.fetchShared ?? opened.source.fetch).call(opened.source, offset, length, signal);
+    if (first !== undefined && first.length > 0) await warm(first.offset, first.length);
+    else if (o.headerBytes > 0) await warm(0, o.headerBytes);
     return opened;
   }
 

@@ -26,6 +26,12 @@ export interface Source {
    */
   fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
   /**
+   * Optional: like `fetch`, but the array may be a view of bytes a cache keeps (no copy of them is
+   * made): the caller only reads it, and neither writes into it nor hands its buffer on (e.g. to
+   * BUFFER_POOL.release). For decoders that read their input once, e.g. a compressed block.
+   */
+  fetchShared?(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
+  /**
    * Optional: like `fetch`, but hands the bytes to `sink` in order as they arrive instead of
    * collecting them into one array (a large chunk decoded while it is received, with no copy of
    * its stored bytes). Such reads are not put in the byte cache (the caller caches what it

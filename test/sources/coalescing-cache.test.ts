@@ -145,6 +145,24 @@ describe('byte cache', () => {
     assert.equal(src.stats?.cacheHits, 2);
   });
 
+  it('fetchShared hands out the cached bytes themselves (no copy); fetch still copies', async () => {
+    const src = await createSourceOpener(options()).open(`${server.url}/cog.tif`);
+    const start = server.requests.length;
+    const [a, b] = await Promise.all([src.fetchShared!(900_000, 20_000), src.fetchShared!(900_000, 20_000)]);
+    assert.equal(a, b); // one read, one array
+    const inside = await src.fetchShared!(905_000, 1_000);
+    assert.equal(inside.buffer, a.buffer); // a view of the cached range
+    assert.equal(inside.byteOffset - a.byteOffset, 5_000);
+    assert.deepEqual(inside, data.subarray(905_000, 906_000));
+    const copy = await src.fetch(900_000, 20_000);
+    assert.notEqual(copy.buffer, a.buffer);
+    assert.equal(copy.byteOffset, 0);
+    copy.fill(0);
+    assert.deepEqual(await src.fetchShared!(900_000, 20_000), data.subarray(900_000, 920_000));
+    assert.equal((await src.fetchShared!(data.length + 10, 5)).length, 0);
+    assert.equal(server.requests.length - start, 1);
+  });
+
   it('de-duplicates a read already in flight, and survives one waiter aborting', async () => {
     const src = await createSourceOpener(options()).open(`${slow.url}/cog.tif`);
     const start = slow.requests.length;

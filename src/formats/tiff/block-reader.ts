@@ -43,6 +43,9 @@ const Compression = {
   WebP: 50001,
 } as const;
 
+/** Compressions whose decoders read the stored bytes and write only into arrays of their own. */
+const READ_ONLY_DECODERS: ReadonlySet<number> = new Set([Compression.Lzw, Compression.Deflate, Compression.DeflateOld, Compression.PackBits, Compression.Zstd]);
+
 export async function readBlock(source: Source, layout: IfdLayout, index: number, opts: BlockReadOptions): Promise<DecodedBlock> {
   const blockRow = Math.floor((index % blocksPerPlane(layout)) / layout.blocksAcross);
   const width = layout.blockWidth;
@@ -65,13 +68,16 @@ export async function readBlock(source: Source, layout: IfdLayout, index: number
     if (length > opts.maxBlockBytes * 2 + 1024 * 1024) {
       throw Errors.invalidFormat(`${opts.what}: block ${index} claims ${length} compressed bytes, over the limit`);
     }
-    const bytes = await source.fetch(offset, length);
+    // Decoders that only read their input get the cached bytes themselves (no copy of them); the
+    // others, and the predictor on uncompressed bytes, write into theirs.
+    const shared = READ_ONLY_DECODERS.has(layout.compression) && source.fetchShared !== undefined;
+    const bytes = shared ? await source.fetchShared!(offset, length) : await source.fetch(offset, length);
     if (bytes.length < length) {
       throw Errors.invalidFormat(
         `${opts.what} is truncated: block ${index} needs bytes ${offset}–${offset + length - 1}, the file has ${bytes.length === 0 ? 'none of them' : `only ${bytes.length} of them`}`,
       );
     }
-    scratch.push(bytes.buffer);
+    if (!shared) scratch.push(bytes.buffer); // a shared array is the cache's: never given to the pool
     planes = await decodeBlock(bytes, layout, width, rows, samples, opts, scratch);
   }
   if (opts.mask) planes = [toMask(planes[0])];
