@@ -44,14 +44,14 @@ export class ByteCache {
   }
 
   /**
-   * Bytes [start, end) of `url` when a cached range covers it: a private copy, or with `shared` a
-   * view of the cached array (the caller must not write into it).
+   * Bytes [start, end) of `url` when a cached range covers it: a view of the cached array, which
+   * the caller only reads (CachingSource copies it for callers that may write).
    */
-  lookup(url: string, start: number, end: number, shared = false): Uint8Array | undefined {
+  lookup(url: string, start: number, end: number): Uint8Array | undefined {
     const range = this.covering(url, start, end);
     if (range === undefined) return undefined;
     const bytes = this.lru.get(range)!; // indexed ranges are always in the LRU (eviction unindexes them)
-    return shared ? bytes.subarray(start - range.start, end - range.start) : bytes.slice(start - range.start, end - range.start);
+    return bytes.subarray(start - range.start, end - range.start);
   }
 
   /**

@@ -45,19 +45,19 @@ export class CachingSource implements Source {
 
   /**
    * The start of every read: validates the range and counts it; answers an empty array when there
-   * is nothing to read, the cached bytes (a copy, or a view when `shared`) on a hit, undefined on a miss.
+   * is nothing to read, the cached bytes (a view: `fetch` copies it) on a hit, undefined on a miss.
    */
-  private fromCache(offset: number, length: number, shared = false): Uint8Array | undefined {
+  private fromCache(offset: number, length: number): Uint8Array | undefined {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       // Format readers validate ranges from file structures (cog-source.ts): this is a bug of ours.
       throw Errors.internal(`Invalid byte range offset=${offset} length=${length}`);
     }
     this.stats.reads++;
     const size = this.inner.size;
-    if (length === 0 || (size !== undefined && offset >= size)) return shared ? EMPTY : EMPTY.slice();
+    if (length === 0 || (size !== undefined && offset >= size)) return EMPTY;
     const end = size !== undefined ? Math.min(offset + length, size) : offset + length;
     if (this.inner.changed === true) throw sourceChanged(this.url, 'another version was seen');
-    const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end, shared);
+    const hit = this.cache.lookup(sourceCacheKey(this.inner), offset, end);
     if (hit !== undefined) {
       this.stats.cacheHits++;
       METRICS.hit(hit.length);
@@ -66,12 +66,12 @@ export class CachingSource implements Source {
   }
 
   async fetch(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    return this.fromCache(offset, length) ?? (await this.miss(offset, length, signal)).slice();
+    return (this.fromCache(offset, length) ?? (await this.miss(offset, length, signal))).slice();
   }
 
   /** As fetch, without the copy: the array the cache keeps (or a view of it), which the caller only reads. */
   async fetchShared(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    return this.fromCache(offset, length, true) ?? this.miss(offset, length, signal);
+    return this.fromCache(offset, length) ?? this.miss(offset, length, signal);
   }
 
   /** A miss: read once from the inner source (callers of the same range join it) and cached; the array is shared. */
@@ -97,7 +97,7 @@ export class CachingSource implements Source {
    * chunk twice and cost a copy of it).
    */
   async stream(offset: number, length: number, sink: ByteSink, signal?: AbortSignal): Promise<number> {
-    if (this.inner.stream === undefined) return streamRead({ url: this.url, fetch: (o, l, s) => this.fetch(o, l, s) }, offset, length, sink, signal);
+    if (this.inner.stream === undefined) return streamRead({ url: this.url, fetch: (o, l, s) => this.fetchShared(o, l, s) }, offset, length, sink, signal); // the sink copies what it keeps
     const known = this.fromCache(offset, length);
     if (known !== undefined) {
       sink.restart();
