@@ -12,6 +12,7 @@
  */
 import type { Config } from '../config.ts';
 import { deflateSync } from 'node:zlib';
+import { detachOneArrayBuffer } from '../util/detach-protector.ts';
 import { decodeRun } from '../formats/array/decode-run.ts';
 import { outputAxis } from '../formats/array/spatial-axes.ts';
 import { StreamedChunk } from '../formats/hdf5/chunk-stream.ts';
@@ -228,12 +229,9 @@ export async function warmHttpClient(): Promise<void> {
 /** Runs the warm-up; never throws (a failure only means a colder first request), returns what failed. */
 export async function warmUp(config: Config): Promise<Error | null> {
   try {
-    // The HTTP client first, and one ArrayBuffer detached before it: the first detach in an
-    // isolate (reading a fetch() body does one) invalidates V8's array-buffer-detaching protector,
-    // which deoptimises every compiled function with typed-array accesses ("code dependencies" in
-    // --trace-deopt). Done after the array tile, it threw the tile's optimised code away (seen:
-    // coordSpan, nearest, maskBand, segmentAt), to be compiled again during the first real tile.
-    structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
+    // The HTTP client first, and one ArrayBuffer detached before it (reading a fetch() body
+    // detaches one: done after the array tile, it threw the tile's optimised code away)
+    detachOneArrayBuffer();
     await warmHttpClient();
     await warmArrayTiles(config);
     warmWindowDecode();

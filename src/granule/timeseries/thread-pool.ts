@@ -23,6 +23,7 @@
 import { Worker, parentPort, type Transferable } from 'node:worker_threads';
 import { Errors, RastileError, type ErrorContext, type RastileErrorKind } from '../../errors.ts';
 import { abortError } from '../../sources/abort.ts';
+import { detachOneArrayBuffer } from '../../util/detach-protector.ts';
 
 /** An error as it crosses the thread boundary. */
 export interface ThreadError {
@@ -316,6 +317,8 @@ export interface TaskResult {
 export function serveTasks(handler: (task: unknown, signal: AbortSignal) => Promise<TaskResult>): void {
   const port = parentPort;
   if (port === null) throw Errors.internal('serveTasks runs in a worker thread only');
+  // before the first task (the warm-up), so that its compiled code outlives the first transfer
+  detachOneArrayBuffer();
   const running = new Map<number, AbortController>();
   port.on('message', (msg: ToWorker) => {
     if (msg.type === 'abort') {

@@ -10,13 +10,8 @@ import { lzwImageData, lzwMaxBytes } from '../../raster/render/gif-lzw.ts';
 import { isEncodeTask, type EncodeAnswer } from './timeseries-gif-encoder.ts';
 
 function warmup(): void {
-  // The first ArrayBuffer detached in an isolate invalidates V8's array-buffer-detaching protector,
-  // which throws away every compiled function with typed-array accesses ("code dependencies" in
-  // --trace-deopt). Here the first detach was the first real frame's answer (its buffers move
-  // back), so LZW's optimised code was dropped during a new process's first series and compiled
-  // again (on-stack replacement, then whole: 20–70 ms of a V8 helper thread) while the frame ran
-  // in the interpreter. One detach now, before the warm-up compiles it (as timeseries-worker.ts).
-  structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
+  // (serveTasks detached one ArrayBuffer before this task, util/detach-protector.ts: otherwise the
+  // first real frame's answer did, and LZW was compiled again during a new process's first series)
   const n = 256 * 256;
   const index = new Uint8Array(n);
   const out = new Uint8Array(lzwMaxBytes(n));

@@ -119,12 +119,7 @@ const WARMUP_ROUNDS = 12;
  * round a new series (per-series memos are rebuilt as in a real series). Answers the rounds run.
  */
 async function warmUp(signal: AbortSignal): Promise<number> {
-  // The first ArrayBuffer detached in an isolate (a transfer: a frame's answer; a fetch() reading
-  // its body) invalidates V8's "array buffer detaching" protector, which deoptimises every function
-  // compiled with typed-array accesses ("code dependencies" in --trace-deopt). Without this, the
-  // first real series' data-host reads threw away all the warm-up's optimised code (measured), to
-  // be recompiled during the series on V8's helper threads. So: detach one now, before compiling.
-  structuredClone(new ArrayBuffer(8), { transfer: [new ArrayBuffer(8)] });
+  // (serveTasks detached one ArrayBuffer before this task: util/detach-protector.ts)
   // undici (the data-host reads): loaded, its parser compiled, as the main thread's start-up warm-up does
   await warmHttpClient();
   const w = await warmupGranule(config.limits.maxBlockBytes, config.limits.maxReadPixels);
